@@ -1,0 +1,104 @@
+"""The ``buildds`` command line: a thin click layer over the library.
+
+Each command parses its options, calls one library function and maps
+:class:`buildds.errors.BuildError` to :class:`click.ClickException`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from buildds import __version__
+from buildds.cli_types import YearsType
+from buildds.errors import BuildError
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="buildds")
+def main() -> None:
+    """Build legal-LLM benchmark datasets from the documents lawyers really handle.
+
+    \b
+    Example:
+      buildds jbe --years 2015-2024 --raw data_raw/jbe --out build/jbe
+    """
+
+
+@main.command()
+@click.option("--years", type=YearsType(), required=True,
+              help="Exam years: 2019, 2015-2024, or 2015,2017.")
+@click.option("--raw", "raw", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("data_raw/jbe"), show_default=True,
+              help="Folder with <year>/<subject>-<mondai|seito>.pdf (see data_raw/jbe/README.md).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("build/jbe"), show_default=True, help="Output folder.")
+@click.option("--subjects", default="kenpo,minpo,keiho", show_default=True,
+              help="Comma-separated subset of kenpo, minpo, keiho.")
+@click.option("--strict", is_flag=True, help="Exit non-zero if any file had a problem.")
+@click.option("--processes", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: one per core).")
+@click.option("--no-cache", is_flag=True, help="Ignore cached stage outputs and redo all work.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
+        processes: int | None, no_cache: bool, quiet: bool) -> None:
+    """Japanese bar exam PDFs → validated XML (and, later, JBE-QA true/false items).
+
+    \b
+    Examples:
+      buildds jbe --years 2015-2024 --raw ../shared/jbe/pdf --out build/jbe
+      buildds jbe --years 2019 --raw data_raw/jbe --strict
+    """
+    from buildds.jobs.jbe import build_jbe
+
+    wanted = [s.strip() for s in subjects.split(",") if s.strip()]
+    bad = [s for s in wanted if s not in ("kenpo", "minpo", "keiho")]
+    if bad:
+        raise click.BadParameter(f"unknown subject(s): {', '.join(bad)}", param_hint="--subjects")
+    try:
+        report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
+                           processes=processes, use_cache=not no_cache, progress=not quiet)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(report.summary_line())
+    if strict and report.problem_count:
+        sys.exit(1)
+
+
+@main.group()
+def fetch() -> None:
+    """Download raw inputs into the layout the build commands read."""
+
+
+@fetch.command("jbe")
+@click.option("--years", type=YearsType(), required=True, help="Exam years: 2015-2024 etc.")
+@click.option("--dest", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("data_raw/jbe"), show_default=True, help="Where to put the PDFs.")
+@click.option("--manifest", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Manifest of official URLs (default: data_raw/jbe/manifest.json).")
+@click.option("--timeout", type=float, default=30.0, show_default=True,
+              help="Seconds per request.")
+def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: float) -> None:
+    """Download the official bar-exam PDFs with checksums.
+
+    \b
+    Example:
+      buildds fetch jbe --years 2015-2024 --dest data_raw/jbe
+    """
+    from buildds.fetch import fetch_jbe
+
+    try:
+        result = fetch_jbe(years=years, dest=dest, manifest=manifest, timeout=timeout)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(result.summary_line())
+    if result.failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,115 @@
+"""Find the bar-exam PDFs of the requested years in a raw folder, and check them.
+
+Layout: ``<raw>/<year>/<subject>-<mondai|seito>.pdf`` (``subject`` ∈ kenpo, minpo, keiho),
+optionally with ``<raw>/manifest.json`` whose entries (``year``, ``subject``, ``kind``,
+``sha256``) are verified when present: a file whose bytes do not match is reported, never
+used silently.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from buildds.errors import ExtractError
+from buildds.pipeline import sha256_file
+from buildds.schema import SUBJECTS, Problem
+
+__all__ = ["ExamFiles", "discover_exam_files", "era_of", "era_fullwidth", "FIRST_YEAR"]
+
+#: The earliest exam year the parsers know (the seed's range starts here).
+FIRST_YEAR = 2015
+_FW = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+def era_of(year: int) -> str:
+    """Japanese era name of an exam year, as the booklets print it: 2015 → 平成27年,
+    2019 → 令和元年 (the exam is held in May, after the era changed), 2024 → 令和6年."""
+    if year >= 2019:
+        n = year - 2018
+        return "令和元年" if n == 1 else f"令和{n}年"
+    if year >= 1989:
+        n = year - 1988
+        return "平成元年" if n == 1 else f"平成{n}年"
+    raise ValueError(f"no era known for {year}")
+
+
+def era_fullwidth(year: int) -> str:
+    """The era year with full-width digits, as JBE-QA writes it: 令和６年."""
+    return era_of(year).translate(_FW)
+
+
+@dataclass
+class ExamFiles:
+    year: int
+    subject: str
+    mondai: Path | None
+    seito: Path | None
+    #: path names relative to the raw root, as recorded in provenance
+    mondai_name: str | None = None
+    seito_name: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _load_manifest(raw: Path) -> dict[tuple[int, str, str], dict]:
+    path = raw / "manifest.json"
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ExtractError(f"manifest is not valid JSON ({exc})", source=str(path)) from exc
+    entries = data.get("files", data) if isinstance(data, dict) else data
+    out = {}
+    for e in entries:
+        if isinstance(e, dict) and {"year", "subject", "kind"} <= e.keys():
+            out[(int(e["year"]), str(e["subject"]), str(e["kind"]))] = e
+    return out
+
+
+def discover_exam_files(
+    raw: str | Path, years: list[int], subjects: list[str] | None = None, *, verify: bool = True
+) -> list[ExamFiles]:
+    """One :class:`ExamFiles` per (year, subject), in year then subject order. Missing or
+    mismatching files are recorded as problems on the entry, never raised, so the other
+    years still build."""
+    raw = Path(raw)
+    if not raw.is_dir():
+        raise ExtractError(f"raw folder does not exist: {raw}")
+    manifest = _load_manifest(raw) if verify else {}
+    out: list[ExamFiles] = []
+    for year in years:
+        for subject in subjects or list(SUBJECTS):
+            entry = ExamFiles(year=year, subject=subject, mondai=None, seito=None)
+            if year < FIRST_YEAR:
+                entry.problems.append(Problem(
+                    stage="discover", code="unknown-year",
+                    message=f"year {year} is not supported (the parsers know {FIRST_YEAR} onwards)",
+                    source=f"{year}/{subject}"))
+                out.append(entry)
+                continue
+            for kind in ("mondai", "seito"):
+                rel = f"{year}/{subject}-{kind}.pdf"
+                path = raw / rel
+                if not path.exists():
+                    what = "question booklet" if kind == "mondai" else "answer key"
+                    hint = "" if (raw / str(year)).is_dir() else f" (no folder {raw / str(year)})"
+                    entry.problems.append(Problem(
+                        stage="discover", code=f"missing-{kind}",
+                        message=f"{what} not found: {path}{hint}", source=rel))
+                    continue
+                m = manifest.get((year, subject, kind))
+                if m and m.get("sha256"):
+                    actual = sha256_file(path)
+                    if actual != m["sha256"]:
+                        entry.problems.append(Problem(
+                            stage="discover", code="checksum-mismatch",
+                            message=(f"sha256 {actual[:12]}… does not match the manifest "
+                                     f"({m['sha256'][:12]}…); the file changed or is damaged"),
+                            source=rel))
+                        continue
+                setattr(entry, kind, path)
+                setattr(entry, f"{kind}_name", rel)
+            out.append(entry)
+    return out

@@ -1,0 +1,1 @@
+"""Whole builds: one function per CLI command, composing the stages."""

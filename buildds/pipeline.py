@@ -1,0 +1,210 @@
+"""Stage runner plumbing: content-hash cache, counts, rejects, atomic writes, a process pool.
+
+* :func:`atomic_write_bytes` / :func:`atomic_write_text` write a temp file in the target's
+  folder and rename it over the target, so a killed run never leaves half a file.
+* :class:`Cache` stores a stage's output under ``<build>/.cache/<stage>/<key>``, where the key
+  is a hash of the stage name, its code version, its options and its inputs' content hashes
+  (:func:`cache_key`). A re-run with nothing changed finds every key and does no work.
+* :class:`StageStats` counts what a stage forwarded and what it dropped, by reason;
+  :class:`Rejects` collects every dropped record with its reason and source, written as
+  ``rejects.jsonl`` — nothing is dropped silently.
+* :func:`run_parallel` maps a picklable function over work items on a local process pool
+  (one process per core by default) and yields results in input order, so outputs do not
+  depend on scheduling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = [
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "sha256_bytes",
+    "sha256_file",
+    "cache_key",
+    "Cache",
+    "StageStats",
+    "Rejects",
+    "run_parallel",
+    "default_processes",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically. Returns False (and writes nothing) when the
+    file already holds exactly these bytes, so unchanged outputs keep their mtime."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return True
+
+
+def atomic_write_text(path: str | Path, text: str) -> bool:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def cache_key(stage: str, version: str, inputs: Sequence[str], options: dict[str, Any]) -> str:
+    """Key of one stage run: stage name, code version, options and input content hashes."""
+    payload = canonical_json(
+        {"stage": stage, "version": version, "inputs": list(inputs), "options": options}
+    )
+    return sha256_bytes(payload.encode("utf-8"))
+
+
+class Cache:
+    """A content-addressed store of stage outputs under ``root``."""
+
+    def __init__(self, root: str | Path, *, enabled: bool = True):
+        self.root = Path(root)
+        self.enabled = enabled
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, stage: str, key: str) -> Path:
+        return self.root / stage / key[:2] / f"{key}.json"
+
+    def get(self, stage: str, key: str) -> Any | None:
+        if not self.enabled:
+            self.misses += 1
+            return None
+        try:
+            value = json.loads(self._path(stage, key).read_text("utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, stage: str, key: str, value: Any) -> None:
+        if self.enabled:
+            atomic_write_text(self._path(stage, key), canonical_json(value))
+
+
+@dataclass
+class StageStats:
+    """What one stage forwarded and dropped (by reason)."""
+
+    stage: str
+    forwarded: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+
+    def forward(self, n: int = 1) -> None:
+        self.forwarded += n
+
+    def drop(self, reason: str, n: int = 1) -> None:
+        self.dropped[reason] += n
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "forwarded": self.forwarded,
+            "dropped": dict(sorted(self.dropped.items())),
+        }
+
+
+class Rejects:
+    """Every record a run did not forward, with its reason and where it came from."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def add(
+        self,
+        *,
+        stage: str,
+        reason: str,
+        message: str,
+        source: str | None = None,
+        page: int | None = None,
+        id: str | None = None,
+        **extra: Any,
+    ) -> None:
+        row = {"stage": stage, "reason": reason, "message": message, "source": source,
+               "page": page, "id": id}
+        row.update(extra)
+        self.rows.append(row)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def write(self, path: str | Path) -> None:
+        text = "".join(canonical_json(r) + "\n" for r in self.rows)
+        atomic_write_text(path, text)
+
+
+def default_processes() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def run_parallel(
+    func: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    processes: int | None = None,
+    on_done: Callable[[int, R], None] | None = None,
+) -> Iterator[R]:
+    """Yield ``func(item)`` for each item, in input order, on a process pool.
+
+    With one process, or one item, runs in this process (no start-up cost). ``func`` must
+    be a module-level function and must not raise for a bad item: per-item errors are
+    data, returned in the result."""
+    work = list(items)
+    n = min(processes or default_processes(), len(work))
+    if n <= 1:
+        for i, item in enumerate(work):
+            result = func(item)
+            if on_done:
+                on_done(i, result)
+            yield result
+        return
+    with ProcessPoolExecutor(max_workers=n) as pool:
+        for i, result in enumerate(pool.map(func, work)):
+            if on_done:
+                on_done(i, result)
+            yield result

@@ -1,0 +1,1 @@
+"""A small sample exam written by the project, typeset to PDF (booklets + answer keys)."""

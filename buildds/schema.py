@@ -1,0 +1,211 @@
+"""Every record type buildds passes between stages.
+
+Stages import these; they never redefine them. All records are frozen pydantic v2 models, so
+they hash, compare and serialise (``model_dump_json``) the same way everywhere, which the
+content-hash cache and the byte-identical outputs rely on.
+
+Coordinates: a ``BBox`` is ``(x0, top, x1, bottom)`` in PDF points from the page's top-left
+corner (pdfplumber's convention), and pages are numbered from 1.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "BBox",
+    "Frozen",
+    "Source",
+    "Problem",
+    "PdfLine",
+    "PdfWord",
+    "PdfPage",
+    "PdfDocument",
+    "Subject",
+    "SUBJECTS",
+    "LeadIn",
+    "Statement",
+    "Option",
+    "ExamQuestion",
+    "ExamBooklet",
+    "AnswerSlot",
+    "AnswerKey",
+    "DocumentResult",
+]
+
+BBox = tuple[float, float, float, float]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Source(Frozen):
+    """Where a record came from: a path (relative to the raw root when there is one) and
+    the sha256 of the file's bytes."""
+
+    path: str
+    sha256: str
+
+
+class Problem(Frozen):
+    """A per-document error or warning: data, not an exception."""
+
+    stage: str
+    code: str
+    message: str
+    source: str | None = None
+    page: int | None = None
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        where = self.source or ""
+        if self.page is not None:
+            where += f", page {self.page}"
+        return f"{where}: {self.message}" if where else self.message
+
+
+# --------------------------------------------------------------------------- PDF text
+class PdfLine(Frozen):
+    text: str
+    bbox: BBox
+    font_size: float
+    page: int
+
+
+class PdfWord(Frozen):
+    """A run of text pdfium reports as one segment (a word, a cell, a tab-stop group)."""
+
+    text: str
+    bbox: BBox
+
+
+class PdfPage(Frozen):
+    number: int
+    width: float
+    height: float
+    lines: tuple[PdfLine, ...]
+    words: tuple[PdfWord, ...] = ()
+    #: headers, footers and page numbers taken out of ``lines``
+    furniture: tuple[PdfLine, ...] = ()
+    ocr: bool = False
+    #: mean tesseract word confidence (0-100) when the page went through OCR
+    ocr_confidence: float | None = None
+
+
+class PdfDocument(Frozen):
+    source: Source
+    pages: tuple[PdfPage, ...]
+
+    @property
+    def lines(self) -> list[PdfLine]:
+        return [line for page in self.pages for line in page.lines]
+
+
+# --------------------------------------------------------------------------- JBE exam
+class Subject(Frozen):
+    code: Literal["kenpo", "minpo", "keiho"]
+    jp: str
+    en: str
+
+
+SUBJECTS: dict[str, Subject] = {
+    "kenpo": Subject(code="kenpo", jp="憲法", en="Constitution"),
+    "minpo": Subject(code="minpo", jp="民法", en="Civil Code"),
+    "keiho": Subject(code="keiho", jp="刑法", en="Penal Code"),
+}
+
+
+class LeadIn(Frozen):
+    """An auxiliary block of a question: 【事例】, 【見解】, 【会話】, 【語句群】 …"""
+
+    kind: str
+    text: str
+
+
+class Statement(Frozen):
+    """One statement (ア．…, or numbered １．… in some 刑法 questions).
+
+    ``parts`` keeps nested ａ．/ｂ． statements (a view and its criticism) in order.
+    ``slot`` is the answer-slot number when the statement carries its own ［No.n］."""
+
+    label: str
+    text: str
+    slot: int | None = None
+    parts: tuple[Statement, ...] = ()
+    page: int
+
+
+class Option(Frozen):
+    number: int
+    text: str
+
+
+class ExamQuestion(Frozen):
+    number: int
+    points: int
+    page_first: int
+    page_last: int
+    stem: str
+    lead_ins: tuple[LeadIn, ...] = ()
+    statements: tuple[Statement, ...] = ()
+    options: tuple[Option, ...] = ()
+    #: answer-slot numbers, in the order the stem gives them
+    slots: tuple[int, ...]
+    #: "single" (one slot), "per_statement" (アからウの順に［No.5］から［No.7］),
+    #: "unordered" (［No.1］、［No.2］順不同, choose two)
+    slot_mode: Literal["single", "per_statement", "unordered"]
+    remark: str | None = None
+    #: text the parser could not place anywhere else (kept, never dropped)
+    other: tuple[str, ...] = ()
+
+
+class ExamBooklet(Frozen):
+    year: int
+    era: str
+    subject: Subject
+    source: Source
+    questions: tuple[ExamQuestion, ...]
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def slots(self) -> list[int]:
+        return [s for q in self.questions for s in q.slots]
+
+
+class AnswerSlot(Frozen):
+    """One row of the answer key, keyed by the No column."""
+
+    no: int
+    question: int
+    #: the correct answer as printed ("3"), ``None`` when every examinee is scored correct
+    answer: str | None
+    points: int | None
+    #: notes from the 備考 column, e.g. "順不同（部分点なし）", "2問正解で部分点1点"
+    note: str | None = None
+    unordered: bool = False
+    all_correct: bool = False
+
+
+class AnswerKey(Frozen):
+    year: int
+    subject: Subject
+    source: Source
+    full_marks: int | None
+    slots: tuple[AnswerSlot, ...]
+    problems: tuple[Problem, ...] = ()
+
+    def by_no(self) -> dict[int, AnswerSlot]:
+        return {s.no: s for s in self.slots}
+
+
+class DocumentResult(Frozen):
+    """The outcome for one input document (or booklet + key pair)."""
+
+    source: str
+    status: Literal["ok", "warning", "failed"]
+    problems: tuple[Problem, ...] = ()
+    outputs: tuple[str, ...] = ()
+    counts: dict[str, int] = Field(default_factory=dict)
