@@ -123,6 +123,9 @@ class LeadIn(Frozen):
 
     kind: str
     text: str
+    #: the label of the statement this block stands before (a 教授 question before its
+    #: answer ア), ``None`` for blocks that serve the whole question
+    before: str | None = None
 
 
 class Statement(Frozen):

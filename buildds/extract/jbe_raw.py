@@ -52,20 +52,32 @@ class ExamFiles:
     problems: list[Problem] = field(default_factory=list)
 
 
-def _load_manifest(raw: Path) -> dict[tuple[int, str, str], dict]:
+def _load_manifest(raw: Path) -> list[dict]:
     path = raw / "manifest.json"
     if not path.exists():
-        return {}
+        return []
     try:
         data = json.loads(path.read_text("utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise ExtractError(f"manifest is not valid JSON ({exc})", source=str(path)) from exc
     entries = data.get("files", data) if isinstance(data, dict) else data
-    out = {}
-    for e in entries:
-        if isinstance(e, dict) and {"year", "subject", "kind"} <= e.keys():
-            out[(int(e["year"]), str(e["subject"]), str(e["kind"]))] = e
-    return out
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def _manifest_entry(manifest: list[dict], rel: str, year: int, subject: str,
+                    kind: str) -> dict | None:
+    """The entry for ``rel``: by path when entries have one (``pdf/2024/minpo-mondai.pdf``
+    matches ``2024/minpo-mondai.pdf``; a scanned variant of the same booklet does not),
+    else by year, subject and kind."""
+    for e in manifest:
+        p = str(e.get("path") or "")
+        if p and (p == rel or p.endswith("/" + rel)):
+            return e
+    for e in manifest:
+        if not e.get("path") and (e.get("year"), e.get("subject"), e.get("kind")) == (
+                year, subject, kind):
+            return e
+    return None
 
 
 def discover_exam_files(
@@ -77,7 +89,7 @@ def discover_exam_files(
     raw = Path(raw)
     if not raw.is_dir():
         raise ExtractError(f"raw folder does not exist: {raw}")
-    manifest = _load_manifest(raw) if verify else {}
+    manifest = _load_manifest(raw) if verify else []
     out: list[ExamFiles] = []
     for year in years:
         for subject in subjects or list(SUBJECTS):
@@ -99,7 +111,7 @@ def discover_exam_files(
                         stage="discover", code=f"missing-{kind}",
                         message=f"{what} not found: {path}{hint}", source=rel))
                     continue
-                m = manifest.get((year, subject, kind))
+                m = _manifest_entry(manifest, rel, year, subject, kind)
                 if m and m.get("sha256"):
                     actual = sha256_file(path)
                     if actual != m["sha256"]:

@@ -1,0 +1,288 @@
+"""``buildds jbe``: bar-exam PDFs → one validated XML file per booklet (JBE stage 1).
+
+For each (year, subject) the booklet and its answer key are extracted, parsed, reconciled
+(slot numbers must agree, or a :class:`KeyMismatchError` names both files), serialised and
+validated against the XSD — in a worker process, one per core. Each pair's result is cached
+under ``<out>/.cache`` by the sha256 of both PDFs, the code version (a hash of the modules
+involved) and the options, so a re-run with nothing changed does no work.
+
+Outputs (all written atomically, only when their bytes change):
+
+* ``<out>/xml/<year>/<subject>.xml`` — one per booklet that built;
+* ``<out>/report.json`` — per pair: status, counts, problems (file and page);
+* ``<out>/rejects.jsonl`` — every pair that did not build and every error, with its reason.
+
+``report.json`` holds no timings, so the same inputs give byte-identical outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from buildds.errors import BuildError
+from buildds.extract.jbe_raw import discover_exam_files, era_fullwidth
+from buildds.pipeline import (
+    Cache,
+    Rejects,
+    atomic_write_bytes,
+    atomic_write_text,
+    cache_key,
+    run_parallel,
+    sha256_file,
+)
+from buildds.schema import SUBJECTS, Problem
+
+__all__ = ["build_jbe", "JbeReport", "build_pair", "code_version"]
+
+STAGE = "jbe-xml"
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE_FILES = (
+    "schema.py",
+    "extract/pdf.py",
+    "extract/ocr.py",
+    "extract/jbe_booklet.py",
+    "extract/jbe_answers.py",
+    "export/xml.py",
+    "export/schemas/jbe_exam.xsd",
+    "jobs/jbe.py",
+)
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """Hash of the code that produces the XML: editing any of it invalidates the cache."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for rel in _CODE_FILES:
+        path = _PACKAGE / rel
+        h.update(rel.encode())
+        h.update(path.read_bytes() if path.exists() else b"")
+    return h.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class PairTask:
+    year: int
+    subject: str
+    mondai: str
+    seito: str
+    mondai_name: str
+    seito_name: str
+
+
+def _problem_dict(p: Problem) -> dict[str, Any]:
+    return p.model_dump()
+
+
+def build_pair(task: PairTask) -> dict[str, Any]:
+    """Extract, parse, reconcile, serialise and validate one booklet + key. Never raises:
+    failures come back as ``status="failed"`` with problems naming the file and page."""
+    from buildds.export.xml import booklet_to_xml, validate_exam_xml
+    from buildds.extract.jbe_answers import parse_answer_key, reconcile
+    from buildds.extract.jbe_booklet import parse_booklet
+    from buildds.extract.jbe_raw import era_of
+    from buildds.extract.pdf import extract_pdf
+
+    subject = SUBJECTS[task.subject]
+    problems: list[Problem] = []
+    result: dict[str, Any] = {"year": task.year, "subject": task.subject,
+                              "booklet": task.mondai_name, "key": task.seito_name,
+                              "status": "failed", "xml": None, "counts": {}, "problems": []}
+    try:
+        doc = extract_pdf(task.mondai, source_path=task.mondai_name)
+        booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
+        problems.extend(booklet.problems)
+        key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True)
+        key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
+        problems.extend(key.problems)
+        slot_owner = {no: q.number for q in booklet.questions for no in q.slots}
+        problems.extend(reconcile(slot_owner, key, booklet_name=task.mondai_name))
+        xml = booklet_to_xml(booklet, key, era=era_fullwidth(task.year))
+        validate_exam_xml(xml, source=f"xml/{task.year}/{task.subject}.xml")
+        ocr_pages = [p for p in doc.pages if p.ocr]
+        result.update(
+            status="ok",
+            xml=xml.decode("utf-8"),
+            counts={
+                "pages": len(doc.pages),
+                "ocr_pages": len(ocr_pages),
+                "questions": len(booklet.questions),
+                "slots": len(booklet.slots),
+                "statements": sum(len(q.statements) for q in booklet.questions),
+                "options": sum(len(q.options) for q in booklet.questions),
+            },
+        )
+        if ocr_pages:
+            conf = [p.ocr_confidence or 0.0 for p in ocr_pages]
+            result["counts"]["ocr_confidence_pct"] = round(sum(conf) / len(conf))
+    except BuildError as exc:
+        problems.append(Problem(stage=STAGE, code=type(exc).__name__, message=exc.message,
+                                source=exc.source, page=exc.page))
+    except Exception as exc:  # a bug must not stop the other files; report it in full
+        tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        problems.append(Problem(stage=STAGE, code="internal-error",
+                                message=f"unexpected error, please report it: {tb}",
+                                source=task.mondai_name))
+    if result["status"] == "ok" and any(p.severity == "error" for p in problems):
+        result["status"] = "warning"
+    result["problems"] = [_problem_dict(p) for p in problems]
+    return result
+
+
+@dataclass
+class JbeReport:
+    out: Path
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
+    cached: int = 0
+    built: int = 0
+    seconds: float = 0.0
+
+    @property
+    def xml_files(self) -> int:
+        return sum(1 for p in self.pairs if p["status"] != "failed")
+
+    @property
+    def problem_count(self) -> int:
+        errors = sum(1 for p in self.pairs for x in p["problems"] if x["severity"] == "error")
+        return errors + len(self.missing)
+
+    def total(self, name: str) -> int:
+        return sum(p["counts"].get(name, 0) for p in self.pairs)
+
+    def summary_line(self) -> str:
+        files = 2 * len(self.pairs) + len(self.missing)
+        failed = sum(1 for p in self.pairs if p["status"] == "failed") + len(self.missing)
+        line = (f"processed {files} files: {self.xml_files} XML, {self.total('questions')} "
+                f"questions, {self.total('slots')} slots; {failed} failed, "
+                f"{self.problem_count} problems")
+        if self.cached:
+            line += f" ({self.cached} from cache)"
+        line += f" in {self.seconds:.1f}s — see {self.out / 'report.json'}"
+        return line
+
+    def as_json(self) -> dict[str, Any]:
+        pairs = [{k: v for k, v in p.items() if k != "xml"} for p in self.pairs]
+        return {
+            "stage": STAGE,
+            "code_version": code_version(),
+            "totals": {
+                "pairs": len(self.pairs),
+                "xml": self.xml_files,
+                "failed": sum(1 for p in self.pairs if p["status"] == "failed"),
+                "missing": len(self.missing),
+                "questions": self.total("questions"),
+                "slots": self.total("slots"),
+                "statements": self.total("statements"),
+                "problems": self.problem_count,
+            },
+            "pairs": pairs,
+            "missing": self.missing,
+        }
+
+
+def _progress(enabled: bool, total: int):  # type: ignore[no-untyped-def]
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+    from rich.console import Console
+
+    progress = Progress(TextColumn("[bold]jbe[/] {task.description}"), BarColumn(),
+                        MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(stderr=True), transient=True, disable=not enabled)
+    return progress
+
+
+def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | None = None,
+              processes: int | None = None, use_cache: bool = True,
+              progress: bool = True) -> JbeReport:
+    """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet."""
+    started = time.perf_counter()
+    raw, out = Path(raw), Path(out)
+    report = JbeReport(out=out)
+    entries = discover_exam_files(raw, years, subjects)
+    if not any(e.mondai or e.seito for e in entries):
+        raise BuildError(f"no exam PDFs for {_years_text(years)} under {raw}: expected "
+                         f"{raw}/<year>/<subject>-mondai.pdf and -seito.pdf (run "
+                         f"'buildds fetch jbe --years …', or pass --raw)")
+    cache = Cache(out / ".cache", enabled=use_cache)
+    version = code_version()
+    tasks: list[tuple[PairTask, str]] = []
+    for e in entries:
+        if e.problems or not (e.mondai and e.seito):
+            report.missing.append({"year": e.year, "subject": e.subject,
+                                   "problems": [_problem_dict(p) for p in e.problems]})
+            continue
+        task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
+                        e.mondai_name or "", e.seito_name or "")
+        key = cache_key(STAGE, version, [sha256_file(e.mondai), sha256_file(e.seito)],
+                        {"mondai": task.mondai_name, "seito": task.seito_name})
+        tasks.append((task, key))
+
+    results: dict[int, dict[str, Any]] = {}
+    todo: list[int] = []
+    for i, (_, key) in enumerate(tasks):
+        hit = cache.get(STAGE, key)
+        if hit is not None:
+            results[i] = hit
+            report.cached += 1
+        else:
+            todo.append(i)
+
+    if todo:
+        with _progress(progress, len(todo)) as bar:
+            handle = bar.add_task("PDF → XML", total=len(todo))
+
+            def done(_: int, res: dict[str, Any]) -> None:
+                bar.update(handle, advance=1, description=f"{res['year']} {res['subject']}")
+
+            for i, res in zip(todo, run_parallel(build_pair, [tasks[i][0] for i in todo],
+                                                  processes=processes, on_done=done)):
+                results[i] = res
+                report.built += 1
+                if res["status"] != "failed":
+                    cache.put(STAGE, tasks[i][1], res)
+
+    report.pairs = [results[i] for i in range(len(tasks))]
+    _write_outputs(report, out)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _years_text(years: list[int]) -> str:
+    return f"{years[0]}–{years[-1]}" if len(years) > 1 else str(years[0])
+
+
+def _write_outputs(report: JbeReport, out: Path) -> None:
+    rejects = Rejects()
+    for pair in report.pairs:
+        path = out / "xml" / str(pair["year"]) / f"{pair['subject']}.xml"
+        if pair["status"] == "failed":
+            if path.exists():  # a stale XML from an earlier build must not pass for current
+                path.unlink()
+            first = next((p for p in pair["problems"] if p["severity"] == "error"), None)
+            rejects.add(stage=STAGE, reason="pair-failed", source=pair["booklet"],
+                        message=first["message"] if first else "failed",
+                        page=first["page"] if first else None,
+                        id=f"{pair['year']}-{pair['subject']}")
+        else:
+            atomic_write_bytes(path, pair["xml"].encode("utf-8"))
+        for p in pair["problems"]:
+            if p["severity"] == "error" and pair["status"] != "failed":
+                rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
+                            source=p["source"], page=p["page"],
+                            id=f"{pair['year']}-{pair['subject']}")
+    for m in report.missing:
+        for p in m["problems"]:
+            rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
+                        source=p["source"], page=p["page"], id=f"{m['year']}-{m['subject']}")
+    rejects.write(out / "rejects.jsonl")
+    atomic_write_text(out / "report.json",
+                      json.dumps(report.as_json(), ensure_ascii=False, indent=1, sort_keys=True)
+                      + "\n")
