@@ -96,6 +96,8 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(result.summary_line())
+    for line in result.failure_lines():
+        click.echo(line, err=True)
     if result.failed:
         sys.exit(1)
 
