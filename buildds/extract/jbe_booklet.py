@@ -14,8 +14,9 @@ body lines once:
    ○× grids, ``１．①ア ③ウ``), a lone ``［No.n］``, or the continuation of whatever came
    before. A continuation is joined without a space (Japanese wraps mid-word).
 
-Numbered lines are options when the stem points at them (``後記１から５まで``); otherwise
-they are numbered statements (刑法 ``次の１から５までの各記述``).
+Numbered lines are options when the stem points at them (``後記１から５までのうちどれか``);
+otherwise they are numbered statements (刑法 ``次の１から５までの各記述``, ``後記１から５までの
+各【記述】``).
 
 Whatever cannot be placed is kept in ``ExamQuestion.other`` with a warning — never dropped.
 Problems (a slot marker that is missing or disagrees with the statements, slots that do not
@@ -65,6 +66,7 @@ _HEADING = re.compile(r"^【([^】]{1,8})】$")
 _SUBJECT_HEADER = re.compile(r"^(?:短答式試験問題集\s*)?［\s*(憲\s*法|民\s*法|刑\s*法)\s*］$")
 _SPEAKER = re.compile(
     r"^(?:教授|学生\s*[Ａ-ＺA-Z]?|[Ａ-ＺA-Z]説|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官|司会|[Ａ-Ｚ])[．.：:]")
+_NUMBERED_STATEMENTS = re.compile(r"後記\s*[１1]\s*から\s*[０-９0-9]+\s*までの各\s*(?:【記述】|記述)")
 _REMARK = re.compile(r"((?:なお|ただし)[、，,][^。]*。)")
 
 
@@ -188,7 +190,9 @@ def _build_question(raw: _RawQuestion, source: str, problems: list[Problem]) -> 
     trailing = stem[marker.end():].strip()
     stem = stem[: marker.end()]
     body = lines[idx + 1:]
-    numbered_options = "後記" in stem
+    # "後記１から５までのうちどれか" points at options; "後記１から５までの各【記述】" and
+    # "次の１から５までの各記述" number the statements themselves.
+    numbered_options = "後記" in stem and not _NUMBERED_STATEMENTS.search(stem)
     margins = _left_margin(body) if body else {}
 
     blocks: list[_Block] = []

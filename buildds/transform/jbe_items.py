@@ -1,0 +1,482 @@
+"""JBE stage 2: one booklet XML (stage 1's output) → JBE-QA true/false items.
+
+Each question of the tantō-shiki test is decomposed into one binary item per statement
+(JBE-QA, sections 2.2–2.4): the statement's truth follows from the answer key and the
+question type. Questions that do not decompose cleanly (fill-in blanks, counting,
+ordering, answers scored correct for everyone, unknown stems …) are *excluded with a
+reason*, never guessed.
+
+Pure functions: bytes in, records out. XML parsing goes through the hardened
+:func:`buildds.export.xml.parse_xml`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal
+
+from lxml import etree
+from pydantic import BaseModel, ConfigDict
+
+from buildds.export.xml import parse_xml
+
+__all__ = [
+    "SEED_COUNTS",
+    "Exclusion",
+    "ExclusionReason",
+    "JbeItem",
+    "QuestionType",
+    "XmlExam",
+    "XmlLeadIn",
+    "XmlOption",
+    "XmlQuestion",
+    "XmlSlot",
+    "XmlStatement",
+    "decompose",
+    "decompose_question",
+    "read_exam_xml",
+    "summarize",
+]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- the booklet
+class XmlLeadIn(_Frozen):
+    kind: str
+    text: str
+    before: str | None = None
+
+
+class XmlStatement(_Frozen):
+    label: str
+    text: str
+    page: int
+    slot: int | None = None
+    parts: tuple[XmlStatement, ...] = ()
+
+
+class XmlOption(_Frozen):
+    number: int
+    text: str
+
+
+class XmlSlot(_Frozen):
+    no: int
+    answer: str | None = None
+    points: int | None = None
+    note: str | None = None
+    unordered: bool = False
+    all_correct: bool = False
+
+
+class XmlQuestion(_Frozen):
+    number: int
+    points: int
+    pages: str
+    slot_mode: str
+    stem: str
+    remark: str | None = None
+    lead_ins: tuple[XmlLeadIn, ...] = ()
+    statements: tuple[XmlStatement, ...] = ()
+    options: tuple[XmlOption, ...] = ()
+    slots: tuple[XmlSlot, ...] = ()
+    other: tuple[str, ...] = ()
+
+
+class XmlExam(_Frozen):
+    year: int
+    era: str
+    subject_jp: str
+    subject_en: str
+    source: str
+    sha256: str
+    questions: tuple[XmlQuestion, ...]
+
+
+# --------------------------------------------------------------------------- the items
+QuestionType = Literal["combination", "truth_table", "per_statement", "view_relation",
+                       "choose_two", "single_choice"]
+ExclusionReason = Literal["no_statements", "all_correct", "missing_answer", "fill_in",
+                          "counting", "ordering", "unknown_statement", "answer_not_in_options",
+                          "non_binary", "ambiguous"]
+
+
+class JbeItem(_Frozen):
+    """One JBE-QA instance: a statement and whether it is true."""
+
+    id: str
+    year: str
+    subject: str
+    subject_jp: str
+    instruction: str
+    question: str
+    label: Literal["Y", "N"]
+    answer: bool
+    theme: str | None = None
+    lead_in: str | None = None
+    remark: str | None = None
+    question_type: QuestionType
+    points: int
+    source: str
+    sha256: str
+    page: int
+
+
+class Exclusion(_Frozen):
+    """A question that was not turned into items, and why."""
+
+    id: str
+    reason: ExclusionReason
+    message: str
+
+
+#: JBE-QA's published figures (seed 001, sections 2.3 and 2.5), for comparison only.
+SEED_COUNTS: dict[str, object] = {
+    "total": 3464,
+    "per_subject": {"Civil Code": 1998, "Penal Code": 811, "Constitution": 655},
+    "percent_true": 47.6,
+    "excluded_total": 52,
+    "excluded_per_subject": {"Penal Code": 46, "Constitution": 5, "Civil Code": 1},
+}
+
+_SUBJECT_EN = {"憲法": "Constitution", "民法": "Civil Code", "刑法": "Penal Code"}
+
+
+# --------------------------------------------------------------------------- reading
+def _int(value: str | None, default: int | None = None) -> int | None:
+    if value is None:
+        return default
+    try:
+        return int(unicodedata.normalize("NFKC", value).strip())
+    except ValueError:
+        return default
+
+
+def _text(el: etree._Element | None) -> str:
+    return "" if el is None else (el.text or "").strip()
+
+
+def _read_statement(el: etree._Element) -> XmlStatement:
+    return XmlStatement(label=el.get("label", ""), text=(el.text or "").strip(),
+                        page=_int(el.get("page"), 0) or 0, slot=_int(el.get("slot")),
+                        parts=tuple(_read_statement(p) for p in el.findall("statement")))
+
+
+def read_exam_xml(data: bytes, *, source: str) -> XmlExam:
+    """Parse one stage-1 booklet XML into an :class:`XmlExam`."""
+    root = parse_xml(data, source=source)
+    questions = []
+    for q in root.findall("question"):
+        questions.append(XmlQuestion(
+            number=_int(q.get("number"), 0) or 0,
+            points=_int(q.get("points"), 0) or 0,
+            pages=q.get("pages", ""),
+            slot_mode=q.get("slot_mode", "single"),
+            stem=_text(q.find("stem")),
+            remark=_text(q.find("remark")) or None,
+            lead_ins=tuple(XmlLeadIn(kind=le.get("kind", ""), text=_text(le),
+                                     before=le.get("before"))
+                           for le in q.findall("lead_in")),
+            statements=tuple(_read_statement(s) for s in q.findall("statement")),
+            options=tuple(XmlOption(number=_int(o.get("number"), 0) or 0, text=_text(o))
+                          for o in q.findall("option")),
+            slots=tuple(XmlSlot(no=_int(s.get("no"), 0) or 0, answer=s.get("answer"),
+                                points=_int(s.get("points")), note=s.get("note"),
+                                unordered=s.get("unordered") == "true",
+                                all_correct=s.get("all_correct") == "true")
+                        for s in q.findall("slot")),
+            other=tuple(_text(o) for o in q.findall("other")),
+        ))
+    subject_jp = root.get("subject", "")
+    return XmlExam(year=_int(root.get("year"), 0) or 0, era=root.get("era", ""),
+                   subject_jp=subject_jp,
+                   subject_en=root.get("subject_en") or _SUBJECT_EN.get(subject_jp, ""),
+                   source=root.get("source", source), sha256=root.get("sha256", ""),
+                   questions=tuple(questions))
+
+
+# --------------------------------------------------------------------------- stem rules
+def _norm(text: str) -> str:
+    """Stem text for matching: NFKC (full-width digits/letters → ASCII, ､ → 、) and the
+    two comma styles unified."""
+    t = unicodedata.normalize("NFKC", text)
+    return t.replace(",", "、").replace("，", "、").replace("｡", "。").replace("〇", "○")
+
+
+_FILL_IN = re.compile(r"\(\s*\)内(?:から|に)|語句群|適切な語句|適切なもの|空欄|【発言】から|【事例群】")
+_COUNTING = re.compile(r"個数|いくつ|何個")
+_ORDERING = re.compile(r"順序|順番|並べ")
+_POLARITY_PREFIX = r"(?:うち|場合|照らし|照らして|検討し|ついて|、)"
+_COMBINATION = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)もの(?:を組み合わせたもの|の組合せ|"
+                          r"二つの組合せ|を全て選んだ場合の組合せ)")
+_SINGLE = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものはどれか")
+_CHOOSE_TWO = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものを2個選びなさい")
+_TRUTH_TABLE = re.compile(r"(?:、|記述として)正しいものには○を?、誤っているものには×を")
+_PER_STATEMENT = re.compile(r"(?:、|検討し)(?:それぞれ)?正しい場合には1を、誤っている場合には2を選びなさい")
+_VIEW_RELATION = re.compile(r"bの見解がaの見解の(批判|根拠)となっている場合には1を、そうでない場合には2を選びなさい")
+_THEME = re.compile(r"^(?!次の)(.+?)に関する(?:次の|後記)")
+_KATAKANA_LABEL = re.compile(r"[ア-ン]")
+_TT_CELL = re.compile(r"([ア-ン])\s*([○〇×])")
+
+
+def _instruction(stem: str) -> str:
+    """The JBE-QA instruction for a 'is the statement true' question, from the stem."""
+    s = _norm(stem)
+    if "教授と学生の対話" in s:
+        return "教授の質問に対する学生の回答が正しいか"
+    if "判例の立場に従って" in s:
+        if "【事例】" in s:
+            return "【事例】に対して判例の立場に従って検討し記述が正しいか"
+        return "判例の立場に従って検討し記述が正しいか"
+    m = re.search(r"(最高裁判所の判決\([^)]*\))の趣旨に照らし", s)
+    if m:
+        return f"{unicodedata.normalize('NFKC', m.group(1))}の趣旨に照らし記述が正しいか"
+    if "最高裁判所の判例の趣旨に照らし" in s:
+        return "最高裁判所の判例の趣旨に照らし記述が正しいか"
+    if "判例の趣旨に照らし" in s:
+        return "判例の趣旨に照らし記述が正しいか"
+    if "【見解】" in s:
+        return "【見解】に照らし記述が正しいか"
+    if "見解" in s and "記述として正しいもの" in s:
+        return "見解からの記述として正しいか"
+    if "【事例】" in s:
+        return "【事例】に対して記述が正しいか"
+    return "正しいか"
+
+
+def _theme(stem: str) -> str | None:
+    m = _THEME.match(stem.strip())
+    return m.group(1).strip() if m else None
+
+
+def _lead_in(q: XmlQuestion, label: str | None) -> str | None:
+    def fmt(le: XmlLeadIn) -> str:
+        if le.kind and not le.text.startswith(f"【{le.kind}】"):
+            return f"【{le.kind}】\n{le.text}"
+        return le.text
+
+    blocks = [fmt(le) for le in q.lead_ins if le.before is None]
+    if label is not None:
+        blocks += [fmt(le) for le in q.lead_ins if le.before == label]
+    blocks = [b for b in blocks if b]
+    return "\n".join(blocks) if blocks else None
+
+
+def _statement_text(st: XmlStatement) -> str:
+    if st.parts:
+        body = "\n".join(f"{p.label}．{p.text}" for p in st.parts)
+        return f"{st.text}\n{body}".strip() if st.text else body
+    return st.text
+
+
+def _label_key(label: str) -> str:
+    return unicodedata.normalize("NFKC", label).strip()
+
+
+# --------------------------------------------------------------------------- decomposition
+class _Skip(Exception):
+    def __init__(self, reason: ExclusionReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def _single_answer(q: XmlQuestion) -> str:
+    if len(q.slots) != 1:
+        raise _Skip("ambiguous", f"expected one answer slot, found {len(q.slots)}")
+    return unicodedata.normalize("NFKC", q.slots[0].answer or "").strip()
+
+
+def _option(q: XmlQuestion, answer: str) -> XmlOption:
+    number = _int(answer)
+    for opt in q.options:
+        if opt.number == number:
+            return opt
+    raise _Skip("answer_not_in_options", f"answer {answer!r} is not one of the options")
+
+
+def _combination(q: XmlQuestion, polarity: str) -> dict[str, bool]:
+    opt = _option(q, _single_answer(q))
+    labels = {_label_key(s.label) for s in q.statements}
+    tokens = [t for t in re.split(r"[\s、，,・と]+", unicodedata.normalize("NFKC", opt.text)) if t]
+    if not tokens:
+        raise _Skip("ambiguous", f"chosen option {opt.number} is empty")
+    unknown = [t for t in tokens if t not in labels]
+    if unknown:
+        raise _Skip("unknown_statement",
+                    f"chosen option {opt.number} ({opt.text!r}) names {''.join(unknown)!r}, "
+                    f"not a statement of the question")
+    chosen = polarity == "正しい"
+    return {lab: (chosen if lab in tokens else not chosen) for lab in labels}
+
+
+def _truth_table(q: XmlQuestion) -> dict[str, bool]:
+    opt = _option(q, _single_answer(q))
+    labels = {_label_key(s.label) for s in q.statements}
+    text = opt.text.replace("〇", "○")
+    cells = _TT_CELL.findall(text)
+    rest = _TT_CELL.sub("", text).strip()
+    if not cells or rest:
+        raise _Skip("ambiguous", f"chosen option {opt.number} ({opt.text!r}) is not a ○× row")
+    table = {lab: mark == "○" for lab, mark in cells}
+    if set(table) != labels:
+        raise _Skip("unknown_statement",
+                    f"chosen option {opt.number} ({opt.text!r}) does not match statements "
+                    f"{''.join(sorted(labels))}")
+    return table
+
+
+def _per_statement(q: XmlQuestion) -> dict[str, bool]:
+    by_no = {s.no: s for s in q.slots}
+    ordered = [s.no for s in q.slots]
+    if len(q.statements) != len(ordered):
+        raise _Skip("ambiguous", f"{len(q.statements)} statements but {len(ordered)} slots")
+    out = {}
+    for st, default_no in zip(q.statements, ordered):
+        slot = by_no.get(st.slot if st.slot is not None else default_no)
+        if slot is None:
+            raise _Skip("ambiguous", f"statement {st.label} has no answer slot")
+        ans = unicodedata.normalize("NFKC", slot.answer or "").strip()
+        if ans not in ("1", "2"):
+            raise _Skip("non_binary", f"slot {slot.no} answer {ans!r} is not 1 or 2")
+        out[_label_key(st.label)] = ans == "1"
+    return out
+
+
+def _choose(q: XmlQuestion, answers: Iterable[str], polarity: str) -> dict[str, bool]:
+    labels = {_label_key(s.label) for s in q.statements}
+    chosen = {unicodedata.normalize("NFKC", a).strip() for a in answers}
+    unknown = chosen - labels
+    if unknown:
+        raise _Skip("unknown_statement",
+                    f"answer {''.join(sorted(unknown))!r} is not a statement of the question")
+    truth = polarity == "正しい"
+    return {lab: (truth if lab in chosen else not truth) for lab in labels}
+
+
+def _classify(q: XmlQuestion) -> tuple[QuestionType, dict[str, bool], str]:
+    """(question type, truth per statement label, instruction) or raise :class:`_Skip`."""
+    s = _norm(q.stem)
+    if _FILL_IN.search(s):
+        raise _Skip("fill_in", "fill-in-the-blank / word-list question")
+    if _COUNTING.search(s):
+        raise _Skip("counting", "asks how many statements are correct/incorrect")
+    if _ORDERING.search(s):
+        raise _Skip("ordering", "asks for an ordering")
+    if any(x.all_correct for x in q.slots):
+        raise _Skip("all_correct", "every examinee was scored correct (受験者全員を正答)")
+    if not q.slots or any(not (x.answer or "").strip() for x in q.slots):
+        raise _Skip("missing_answer", "an answer slot has no answer")
+    if not q.statements:
+        raise _Skip("no_statements", "the question has no statements to decompose")
+
+    if m := _VIEW_RELATION.search(s):
+        if q.slot_mode != "per_statement":
+            raise _Skip("ambiguous", "a/b view question without per-statement slots")
+        return "view_relation", _per_statement(q), f"bの見解がaの見解の{m.group(1)}となっているか"
+    if _PER_STATEMENT.search(s):
+        if q.slot_mode != "per_statement":
+            raise _Skip("ambiguous", "per-statement stem without per-statement slots")
+        return "per_statement", _per_statement(q), _instruction(q.stem)
+    if re.search(r"場合には[123]を", s):
+        raise _Skip("ambiguous", "per-statement question that does not ask true/false")
+    if _TRUTH_TABLE.search(s):
+        return "truth_table", _truth_table(q), _instruction(q.stem)
+    if "には○" in s or "には×" in s:
+        raise _Skip("ambiguous", "○× table whose ○ does not mean 'true'")
+    if m := _CHOOSE_TWO.search(s):
+        if q.slot_mode != "unordered" or len(q.slots) != 2:
+            raise _Skip("ambiguous", "choose-two stem without two unordered slots")
+        return "choose_two", _choose(q, [x.answer or "" for x in q.slots], m.group(1)), \
+            _instruction(q.stem)
+    if q.slot_mode != "single":
+        raise _Skip("ambiguous", f"unrecognised stem for slot mode {q.slot_mode}")
+    if m := _COMBINATION.search(s):
+        if not all(_KATAKANA_LABEL.fullmatch(_label_key(st.label)) for st in q.statements):
+            raise _Skip("ambiguous", "combination question without ア/イ/… statements")
+        return "combination", _combination(q, m.group(1)), _instruction(q.stem)
+    if m := _SINGLE.search(s):
+        if q.options:
+            raise _Skip("ambiguous", "single-choice stem with separate options")
+        return "single_choice", _choose(q, [_single_answer(q)], m.group(1)), _instruction(q.stem)
+    raise _Skip("ambiguous", "stem does not ask for correct/incorrect statements")
+
+
+_NUMBERED_KIJUTSU = re.compile(r"後記1から\d+までの(?:各【記述】|各記述)")
+
+
+def _options_as_statements(q: XmlQuestion) -> XmlQuestion:
+    """Stage 1 keeps numbered 【記述】 printed after 【事例】/【見解】 blocks ("後記１から５までの
+    各【記述】のうち…") as options; when the question has no statements and asks about those
+    numbered 記述, they are the statements."""
+    if q.statements or not q.options or not _NUMBERED_KIJUTSU.search(_norm(q.stem)):
+        return q
+    if any(len(o.text) < 10 for o in q.options):
+        return q
+    page = _int(q.pages.split("-")[0], 0) or 0
+    sts = tuple(XmlStatement(label=str(o.number), text=o.text, page=page) for o in q.options)
+    return q.model_copy(update={"statements": sts, "options": ()})
+
+
+def decompose_question(exam: XmlExam, q: XmlQuestion) -> list[JbeItem] | Exclusion:
+    qid = f"{exam.era}-{exam.subject_jp}-{q.number}"
+    q = _options_as_statements(q)
+    try:
+        qtype, truth, instruction = _classify(q)
+    except _Skip as skip:
+        return Exclusion(id=qid, reason=skip.reason, message=skip.message)
+    theme = _theme(q.stem)
+    items = []
+    for i, st in enumerate(q.statements, start=1):
+        value = truth[_label_key(st.label)]
+        question = _statement_text(st)
+        if not question:
+            return Exclusion(id=qid, reason="ambiguous", message=f"statement {st.label} is empty")
+        items.append(JbeItem(
+            id=f"{qid}-{i}", year=exam.era, subject=exam.subject_en, subject_jp=exam.subject_jp,
+            instruction=instruction, question=question, label="Y" if value else "N",
+            answer=value, theme=theme, lead_in=_lead_in(q, st.label), remark=q.remark,
+            question_type=qtype, points=q.points, source=exam.source, sha256=exam.sha256,
+            page=st.page))
+    return items
+
+
+def decompose(exam: XmlExam) -> tuple[list[JbeItem], list[Exclusion]]:
+    """All items of a booklet, and the questions left out (with reasons)."""
+    items: list[JbeItem] = []
+    excluded: list[Exclusion] = []
+    for q in exam.questions:
+        result = decompose_question(exam, q)
+        if isinstance(result, Exclusion):
+            excluded.append(result)
+        else:
+            items.extend(result)
+    return items, excluded
+
+
+# --------------------------------------------------------------------------- summary
+def summarize(items: Iterable[JbeItem], exclusions: Iterable[Exclusion]) -> dict[str, object]:
+    """Counts per subject, share of true items, and excluded questions by reason/subject."""
+    items = list(items)
+    exclusions = list(exclusions)
+    per_subject = Counter(i.subject for i in items)
+    per_type = Counter(i.question_type for i in items)
+    n_true = sum(i.answer for i in items)
+    ex_subject = Counter(_SUBJECT_EN.get(e.id.split("-")[1], "?") if e.id.count("-") >= 2
+                         else "?" for e in exclusions)
+    return {
+        "total": len(items),
+        "per_subject": dict(sorted(per_subject.items())),
+        "per_question_type": dict(sorted(per_type.items())),
+        "true": n_true,
+        "percent_true": round(100 * n_true / len(items), 1) if items else 0.0,
+        "excluded_total": len(exclusions),
+        "excluded_by_reason": dict(sorted(Counter(e.reason for e in exclusions).items())),
+        "excluded_per_subject": dict(sorted(ex_subject.items())),
+    }
