@@ -44,8 +44,9 @@ def main() -> None:
               help="Worker processes (default: one per core).")
 @click.option("--no-cache", is_flag=True, help="Ignore cached stage outputs and redo all work.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--password", default=None, help="Password for encrypted PDFs.")
 def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
-        processes: int | None, no_cache: bool, quiet: bool) -> None:
+        processes: int | None, no_cache: bool, quiet: bool, password: str | None) -> None:
     """Japanese bar exam PDFs → validated XML (and, later, JBE-QA true/false items).
 
     \b
@@ -61,7 +62,8 @@ def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         raise click.BadParameter(f"unknown subject(s): {', '.join(bad)}", param_hint="--subjects")
     try:
         report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
-                           processes=processes, use_cache=not no_cache, progress=not quiet)
+                           processes=processes, use_cache=not no_cache, progress=not quiet,
+                           password=password)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())
@@ -71,7 +73,12 @@ def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
 
 @main.group()
 def fetch() -> None:
-    """Download raw inputs into the layout the build commands read."""
+    """Download raw inputs into the layout the build commands read.
+
+    \b
+    Example:
+      buildds fetch jbe --years 2015-2024 --dest data_raw/jbe
+    """
 
 
 @fetch.command("jbe")

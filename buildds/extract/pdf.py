@@ -197,8 +197,10 @@ def _split_furniture(
     """Separate page numbers and running headers/footers from body lines.
 
     A page number is a line matching :func:`is_page_number` in the top or bottom 10% of the
-    page. A running header/footer is a line in the top or bottom 8% whose text (digits
-    ignored) recurs on at least half the pages of a document of three or more pages."""
+    page. A running header/footer is a line in the top or bottom 8% whose text (the page's
+    own number generalised) recurs on at least three pages and on at least half the pages:
+    the same text at the top of just two pages (a question heading such as
+    ``〔第４問〕（配点：２）`` continued on the next page) is content, not furniture."""
 
     def band(line: PdfLine, height: float) -> str | None:
         if line.bbox[3] <= height * 0.08:
@@ -207,16 +209,21 @@ def _split_furniture(
             return "bottom"
         return None
 
-    def shape(text: str, page_number: int) -> str:
+    def shapes(text: str, page_number: int) -> set[str]:
         # Only the page's own number is generalised: "〔第４問〕" at the top of several pages
-        # is content, "Confidential — page 3" is furniture.
-        return re.sub(rf"(?<!\d){page_number}(?!\d)", "#", text)
+        # is content, "Confidential — page 3" is furniture. One occurrence at a time, so that
+        # "v2 — page 2 of 4" on page 2 still matches "v2 — page 3 of 4" on page 3.
+        spans = [m.span() for m in re.finditer(rf"(?<!\d){page_number}(?!\d)", text)]
+        return {text} | {text[:a] + "#" + text[b:] for a, b in spans}
 
     recurring: Counter[str] = Counter()
     for number, (lines, height) in enumerate(zip(pages, heights), start=1):
-        seen = {shape(ln.text, number) for ln in lines if band(ln, height)}
+        seen: set[str] = set()
+        for ln in lines:
+            if band(ln, height):
+                seen |= shapes(ln.text, number)
         recurring.update(seen)
-    threshold = max(2, (len(pages) + 1) // 2)
+    threshold = max(3, (len(pages) + 1) // 2)
     running = {s for s, n in recurring.items() if n >= threshold} if len(pages) >= 3 else set()
 
     result = []
@@ -224,7 +231,7 @@ def _split_furniture(
         body, furniture = [], []
         for ln in lines:
             edge = ln.bbox[3] <= height * 0.10 or ln.bbox[1] >= height * 0.90
-            recurs = band(ln, height) and shape(ln.text, number) in running
+            recurs = band(ln, height) and not running.isdisjoint(shapes(ln.text, number))
             if (edge and is_page_number(ln.text)) or recurs:
                 furniture.append(ln)
             else:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
-from buildds.extract.jbe_raw import discover_exam_files, era_fullwidth
+from buildds.extract.jbe_raw import FIRST_YEAR, discover_exam_files, era_fullwidth
 from buildds.pipeline import (
     Cache,
     Rejects,
@@ -75,6 +75,8 @@ class PairTask:
     seito: str
     mondai_name: str
     seito_name: str
+    #: for encrypted PDFs; not part of the cache key (it does not change the output)
+    password: str | None = None
 
 
 def _problem_dict(p: Problem) -> dict[str, Any]:
@@ -96,10 +98,11 @@ def build_pair(task: PairTask) -> dict[str, Any]:
                               "booklet": task.mondai_name, "key": task.seito_name,
                               "status": "failed", "xml": None, "counts": {}, "problems": []}
     try:
-        doc = extract_pdf(task.mondai, source_path=task.mondai_name)
+        doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password)
         booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
         problems.extend(booklet.problems)
-        key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True)
+        key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
+                              password=task.password)
         key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
         problems.extend(key.problems)
         slot_owner = {no: q.number for q in booklet.questions for no in q.slots}
@@ -201,16 +204,26 @@ def _progress(enabled: bool, total: int):  # type: ignore[no-untyped-def]
 
 def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | None = None,
               processes: int | None = None, use_cache: bool = True,
-              progress: bool = True) -> JbeReport:
-    """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet."""
+              progress: bool = True, password: str | None = None) -> JbeReport:
+    """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet.
+    ``password`` opens encrypted PDFs (it is tried on every file)."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     report = JbeReport(out=out)
     entries = discover_exam_files(raw, years, subjects)
     if not any(e.mondai or e.seito for e in entries):
-        raise BuildError(f"no exam PDFs for {_years_text(years)} under {raw}: expected "
-                         f"{raw}/<year>/<subject>-mondai.pdf and -seito.pdf (run "
-                         f"'buildds fetch jbe --years …', or pass --raw)")
+        unknown = [y for y in years if y < FIRST_YEAR]
+        known = [y for y in years if y >= FIRST_YEAR]
+        reasons = []
+        if unknown:
+            reasons.append(f"year {_years_text(unknown)} is not supported (unknown-year: the "
+                           f"parsers know {FIRST_YEAR} onwards)")
+        if known:
+            folder = raw / str(known[0]) if len(known) == 1 else raw / "<year>"
+            reasons.append(f"no exam PDFs for {_years_text(known)} under {raw}: expected "
+                           f"{folder}/<subject>-mondai.pdf and -seito.pdf (run "
+                           f"'buildds fetch jbe --years …', or pass --raw)")
+        raise BuildError("; ".join(reasons))
     cache = Cache(out / ".cache", enabled=use_cache)
     version = code_version()
     tasks: list[tuple[PairTask, str]] = []
@@ -220,7 +233,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
                                    "problems": [_problem_dict(p) for p in e.problems]})
             continue
         task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
-                        e.mondai_name or "", e.seito_name or "")
+                        e.mondai_name or "", e.seito_name or "", password)
         key = cache_key(STAGE, version, [sha256_file(e.mondai), sha256_file(e.seito)],
                         {"mondai": task.mondai_name, "seito": task.seito_name})
         tasks.append((task, key))
@@ -267,7 +280,9 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
             if path.exists():  # a stale XML from an earlier build must not pass for current
                 path.unlink()
             first = next((p for p in pair["problems"] if p["severity"] == "error"), None)
-            rejects.add(stage=STAGE, reason="pair-failed", source=pair["booklet"],
+            # the file at fault (the key, say), else the pair's booklet
+            source = (first["source"] if first else None) or pair["booklet"]
+            rejects.add(stage=STAGE, reason="pair-failed", source=source,
                         message=first["message"] if first else "failed",
                         page=first["page"] if first else None,
                         id=f"{pair['year']}-{pair['subject']}")
@@ -279,6 +294,9 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
                             source=p["source"], page=p["page"],
                             id=f"{pair['year']}-{pair['subject']}")
     for m in report.missing:
+        stale = out / "xml" / str(m["year"]) / f"{m['subject']}.xml"
+        if stale.exists():  # its input is gone or fails its checksum now
+            stale.unlink()
         for p in m["problems"]:
             rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
                         source=p["source"], page=p["page"], id=f"{m['year']}-{m['subject']}")
