@@ -269,7 +269,10 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
 
 
 def _years_text(years: list[int]) -> str:
-    return f"{years[0]}–{years[-1]}" if len(years) > 1 else str(years[0])
+    """2015–2024 for a contiguous run, else 2015, 2017."""
+    if len(years) > 1 and years == list(range(years[0], years[-1] + 1)):
+        return f"{years[0]}–{years[-1]}"
+    return ", ".join(str(y) for y in years)
 
 
 def _write_outputs(report: JbeReport, out: Path) -> None:
