@@ -33,6 +33,10 @@ __all__ = [
     "AnswerSlot",
     "AnswerKey",
     "DocumentResult",
+    "JbeQuestionType",
+    "JbeExclusionReason",
+    "JbeItem",
+    "JbeExclusion",
 ]
 
 BBox = tuple[float, float, float, float]
@@ -212,3 +216,49 @@ class DocumentResult(Frozen):
     problems: tuple[Problem, ...] = ()
     outputs: tuple[str, ...] = ()
     counts: dict[str, int] = Field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- JBE-QA items
+JbeQuestionType = Literal["combination", "truth_table", "per_statement", "view_relation",
+                          "choose_two", "single_choice"]
+JbeExclusionReason = Literal["no_statements", "all_correct", "missing_answer", "fill_in",
+                             "counting", "ordering", "unknown_statement",
+                             "answer_not_in_options", "non_binary", "ambiguous", "correction"]
+
+
+class JbeItem(Frozen):
+    """One JBE-QA instance: a statement and whether it is true (seed 001, section 2.4).
+
+    ``id`` is ``令和６年-民法-18-5``: era year (full-width digits), subject, question number,
+    statement index from 1. ``year`` is the era year as JBE-QA writes it (``令和元年``)."""
+
+    id: str
+    year: str
+    subject: str
+    subject_jp: str
+    instruction: str
+    question: str
+    label: Literal["Y", "N"]
+    answer: bool
+    theme: str | None = None
+    lead_in: str | None = None
+    remark: str | None = None
+    question_type: JbeQuestionType
+    points: int
+    #: provenance: booklet path (relative to the raw root), its sha256, the statement's page
+    source: str
+    sha256: str
+    page: int
+    #: ids of the corrections applied to this item, in order
+    corrections: tuple[str, ...] = ()
+
+
+class JbeExclusion(Frozen):
+    """A question that was not turned into items, and why (written to the rejects file)."""
+
+    id: str
+    subject: str
+    reason: JbeExclusionReason
+    message: str
+    source: str
+    page: int | None = None

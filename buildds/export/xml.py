@@ -18,9 +18,20 @@ from lxml import etree
 
 from buildds import __version__
 from buildds.errors import ExportError
-from buildds.schema import AnswerKey, ExamBooklet, Statement
+from buildds.schema import (
+    SUBJECTS,
+    AnswerKey,
+    AnswerSlot,
+    ExamBooklet,
+    ExamQuestion,
+    LeadIn,
+    Option,
+    Source,
+    Statement,
+)
 
-__all__ = ["booklet_to_xml", "validate_exam_xml", "safe_parser", "parse_xml", "XSD_NAME"]
+__all__ = ["booklet_to_xml", "parse_exam_xml", "validate_exam_xml", "safe_parser", "parse_xml",
+           "XSD_NAME"]
 
 XSD_NAME = "jbe_exam.xsd"
 
@@ -114,3 +125,56 @@ def booklet_to_xml(booklet: ExamBooklet, key: AnswerKey, *, era: str) -> bytes:
             etree.SubElement(qe, "other").text = text
     etree.indent(root, space=" ")
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def _int_attr(el: etree._Element, name: str) -> int | None:
+    value = el.get(name)
+    return int(value) if value is not None else None
+
+
+def _read_statement(el: etree._Element) -> Statement:
+    return Statement(label=el.get("label", ""), text=(el.text or "").strip(),
+                     slot=_int_attr(el, "slot"), page=_int_attr(el, "page") or 1,
+                     parts=tuple(_read_statement(p) for p in el.findall("statement")))
+
+
+def parse_exam_xml(data: bytes, *, source: str) -> tuple[ExamBooklet, AnswerKey]:
+    """The inverse of :func:`booklet_to_xml`: validate, then read the booklet and its key.
+
+    ``ExamBooklet.era`` is the XML's ``era`` attribute (full-width digits, ``令和６年``)."""
+    validate_exam_xml(data, source=source)
+    root = parse_xml(data, source=source)
+    subject = next(s for s in SUBJECTS.values() if s.jp == root.get("subject"))
+    year = int(root.get("year", "0"))
+    questions: list[ExamQuestion] = []
+    slots: list[AnswerSlot] = []
+    for q in root.findall("question"):
+        number = int(q.get("number", "0"))
+        first, _, last = q.get("pages", "1").partition("-")
+        q_slots = q.findall("slot")
+        for s in q_slots:
+            slots.append(AnswerSlot(
+                no=int(s.get("no", "0")), question=number, answer=s.get("answer"),
+                points=_int_attr(s, "points"), note=s.get("note"),
+                unordered=s.get("unordered") == "true", all_correct=s.get("all_correct") == "true"))
+        questions.append(ExamQuestion(
+            number=number, points=int(q.get("points", "0")), page_first=int(first),
+            page_last=int(last or first), stem=(q.findtext("stem") or "").strip(),
+            remark=(q.findtext("remark") or "").strip() or None,
+            lead_ins=tuple(LeadIn(kind=e.get("kind", ""), text=(e.text or "").strip(),
+                                  before=e.get("before")) for e in q.findall("lead_in")),
+            statements=tuple(_read_statement(e) for e in q.findall("statement")),
+            options=tuple(Option(number=int(e.get("number", "0")), text=(e.text or "").strip())
+                          for e in q.findall("option")),
+            slots=tuple(int(s.get("no", "0")) for s in q_slots),
+            slot_mode=q.get("slot_mode", "single"),  # type: ignore[arg-type]
+            other=tuple((e.text or "").strip() for e in q.findall("other"))))
+    booklet = ExamBooklet(year=year, era=root.get("era", ""), subject=subject,
+                          source=Source(path=root.get("source", source),
+                                        sha256=root.get("sha256", "")),
+                          questions=tuple(questions))
+    key = AnswerKey(year=year, subject=subject,
+                    source=Source(path=root.get("key_source", ""),
+                                  sha256=root.get("key_sha256", "")),
+                    full_marks=_int_attr(root, "full_marks"), slots=tuple(slots))
+    return booklet, key

@@ -15,125 +15,39 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from lxml import etree
-from pydantic import BaseModel, ConfigDict
+from buildds.schema import (
+    AnswerKey,
+    AnswerSlot,
+    ExamBooklet,
+    ExamQuestion,
+    JbeExclusion,
+    LeadIn,
+    Option,
+    JbeExclusionReason,
+    JbeItem,
+    JbeQuestionType,
+    Statement,
+)
 
-from buildds.export.xml import parse_xml
+__all__ = ["SEED_COUNTS", "decompose", "decompose_question", "summarize", "question_id"]
 
-__all__ = [
-    "SEED_COUNTS",
-    "Exclusion",
-    "ExclusionReason",
-    "JbeItem",
-    "QuestionType",
-    "XmlExam",
-    "XmlLeadIn",
-    "XmlOption",
-    "XmlQuestion",
-    "XmlSlot",
-    "XmlStatement",
-    "decompose",
-    "decompose_question",
-    "read_exam_xml",
-    "summarize",
-]
+QuestionType = JbeQuestionType
+ExclusionReason = JbeExclusionReason
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class _Q:
+    """A question with its answer-key rows, in slot order."""
 
+    q: ExamQuestion
+    slots: tuple[AnswerSlot, ...]
 
-# --------------------------------------------------------------------------- the booklet
-class XmlLeadIn(_Frozen):
-    kind: str
-    text: str
-    before: str | None = None
-
-
-class XmlStatement(_Frozen):
-    label: str
-    text: str
-    page: int
-    slot: int | None = None
-    parts: tuple[XmlStatement, ...] = ()
-
-
-class XmlOption(_Frozen):
-    number: int
-    text: str
-
-
-class XmlSlot(_Frozen):
-    no: int
-    answer: str | None = None
-    points: int | None = None
-    note: str | None = None
-    unordered: bool = False
-    all_correct: bool = False
-
-
-class XmlQuestion(_Frozen):
-    number: int
-    points: int
-    pages: str
-    slot_mode: str
-    stem: str
-    remark: str | None = None
-    lead_ins: tuple[XmlLeadIn, ...] = ()
-    statements: tuple[XmlStatement, ...] = ()
-    options: tuple[XmlOption, ...] = ()
-    slots: tuple[XmlSlot, ...] = ()
-    other: tuple[str, ...] = ()
-
-
-class XmlExam(_Frozen):
-    year: int
-    era: str
-    subject_jp: str
-    subject_en: str
-    source: str
-    sha256: str
-    questions: tuple[XmlQuestion, ...]
-
-
-# --------------------------------------------------------------------------- the items
-QuestionType = Literal["combination", "truth_table", "per_statement", "view_relation",
-                       "choose_two", "single_choice"]
-ExclusionReason = Literal["no_statements", "all_correct", "missing_answer", "fill_in",
-                          "counting", "ordering", "unknown_statement", "answer_not_in_options",
-                          "non_binary", "ambiguous"]
-
-
-class JbeItem(_Frozen):
-    """One JBE-QA instance: a statement and whether it is true."""
-
-    id: str
-    year: str
-    subject: str
-    subject_jp: str
-    instruction: str
-    question: str
-    label: Literal["Y", "N"]
-    answer: bool
-    theme: str | None = None
-    lead_in: str | None = None
-    remark: str | None = None
-    question_type: QuestionType
-    points: int
-    source: str
-    sha256: str
-    page: int
-
-
-class Exclusion(_Frozen):
-    """A question that was not turned into items, and why."""
-
-    id: str
-    reason: ExclusionReason
-    message: str
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        # stem, statements, options, lead_ins, remark, points, slot_mode … of the question
+        return getattr(self.q, name)
 
 
 #: JBE-QA's published figures (seed 001, sections 2.3 and 2.5), for comparison only.
@@ -145,60 +59,11 @@ SEED_COUNTS: dict[str, object] = {
     "excluded_per_subject": {"Penal Code": 46, "Constitution": 5, "Civil Code": 1},
 }
 
-_SUBJECT_EN = {"憲法": "Constitution", "民法": "Civil Code", "刑法": "Penal Code"}
-
-
-# --------------------------------------------------------------------------- reading
-def _int(value: str | None, default: int | None = None) -> int | None:
-    if value is None:
-        return default
+def _int(value: str | None) -> int | None:
     try:
-        return int(unicodedata.normalize("NFKC", value).strip())
+        return int(unicodedata.normalize("NFKC", value or "").strip())
     except ValueError:
-        return default
-
-
-def _text(el: etree._Element | None) -> str:
-    return "" if el is None else (el.text or "").strip()
-
-
-def _read_statement(el: etree._Element) -> XmlStatement:
-    return XmlStatement(label=el.get("label", ""), text=(el.text or "").strip(),
-                        page=_int(el.get("page"), 0) or 0, slot=_int(el.get("slot")),
-                        parts=tuple(_read_statement(p) for p in el.findall("statement")))
-
-
-def read_exam_xml(data: bytes, *, source: str) -> XmlExam:
-    """Parse one stage-1 booklet XML into an :class:`XmlExam`."""
-    root = parse_xml(data, source=source)
-    questions = []
-    for q in root.findall("question"):
-        questions.append(XmlQuestion(
-            number=_int(q.get("number"), 0) or 0,
-            points=_int(q.get("points"), 0) or 0,
-            pages=q.get("pages", ""),
-            slot_mode=q.get("slot_mode", "single"),
-            stem=_text(q.find("stem")),
-            remark=_text(q.find("remark")) or None,
-            lead_ins=tuple(XmlLeadIn(kind=le.get("kind", ""), text=_text(le),
-                                     before=le.get("before"))
-                           for le in q.findall("lead_in")),
-            statements=tuple(_read_statement(s) for s in q.findall("statement")),
-            options=tuple(XmlOption(number=_int(o.get("number"), 0) or 0, text=_text(o))
-                          for o in q.findall("option")),
-            slots=tuple(XmlSlot(no=_int(s.get("no"), 0) or 0, answer=s.get("answer"),
-                                points=_int(s.get("points")), note=s.get("note"),
-                                unordered=s.get("unordered") == "true",
-                                all_correct=s.get("all_correct") == "true")
-                        for s in q.findall("slot")),
-            other=tuple(_text(o) for o in q.findall("other")),
-        ))
-    subject_jp = root.get("subject", "")
-    return XmlExam(year=_int(root.get("year"), 0) or 0, era=root.get("era", ""),
-                   subject_jp=subject_jp,
-                   subject_en=root.get("subject_en") or _SUBJECT_EN.get(subject_jp, ""),
-                   source=root.get("source", source), sha256=root.get("sha256", ""),
-                   questions=tuple(questions))
+        return None
 
 
 # --------------------------------------------------------------------------- stem rules
@@ -255,8 +120,8 @@ def _theme(stem: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
-def _lead_in(q: XmlQuestion, label: str | None) -> str | None:
-    def fmt(le: XmlLeadIn) -> str:
+def _lead_in(q: _Q, label: str | None) -> str | None:
+    def fmt(le: LeadIn) -> str:
         if le.kind and not le.text.startswith(f"【{le.kind}】"):
             return f"【{le.kind}】\n{le.text}"
         return le.text
@@ -268,7 +133,7 @@ def _lead_in(q: XmlQuestion, label: str | None) -> str | None:
     return "\n".join(blocks) if blocks else None
 
 
-def _statement_text(st: XmlStatement) -> str:
+def _statement_text(st: Statement) -> str:
     if st.parts:
         body = "\n".join(f"{p.label}．{p.text}" for p in st.parts)
         return f"{st.text}\n{body}".strip() if st.text else body
@@ -287,13 +152,13 @@ class _Skip(Exception):
         self.message = message
 
 
-def _single_answer(q: XmlQuestion) -> str:
+def _single_answer(q: _Q) -> str:
     if len(q.slots) != 1:
         raise _Skip("ambiguous", f"expected one answer slot, found {len(q.slots)}")
     return unicodedata.normalize("NFKC", q.slots[0].answer or "").strip()
 
 
-def _option(q: XmlQuestion, answer: str) -> XmlOption:
+def _option(q: _Q, answer: str) -> Option:
     number = _int(answer)
     for opt in q.options:
         if opt.number == number:
@@ -301,7 +166,7 @@ def _option(q: XmlQuestion, answer: str) -> XmlOption:
     raise _Skip("answer_not_in_options", f"answer {answer!r} is not one of the options")
 
 
-def _combination(q: XmlQuestion, polarity: str) -> dict[str, bool]:
+def _combination(q: _Q, polarity: str) -> dict[str, bool]:
     opt = _option(q, _single_answer(q))
     labels = {_label_key(s.label) for s in q.statements}
     tokens = [t for t in re.split(r"[\s、，,・と]+", unicodedata.normalize("NFKC", opt.text)) if t]
@@ -316,7 +181,7 @@ def _combination(q: XmlQuestion, polarity: str) -> dict[str, bool]:
     return {lab: (chosen if lab in tokens else not chosen) for lab in labels}
 
 
-def _truth_table(q: XmlQuestion) -> dict[str, bool]:
+def _truth_table(q: _Q) -> dict[str, bool]:
     opt = _option(q, _single_answer(q))
     labels = {_label_key(s.label) for s in q.statements}
     text = opt.text.replace("〇", "○")
@@ -332,7 +197,7 @@ def _truth_table(q: XmlQuestion) -> dict[str, bool]:
     return table
 
 
-def _per_statement(q: XmlQuestion) -> dict[str, bool]:
+def _per_statement(q: _Q) -> dict[str, bool]:
     by_no = {s.no: s for s in q.slots}
     ordered = [s.no for s in q.slots]
     if len(q.statements) != len(ordered):
@@ -349,7 +214,7 @@ def _per_statement(q: XmlQuestion) -> dict[str, bool]:
     return out
 
 
-def _choose(q: XmlQuestion, answers: Iterable[str], polarity: str) -> dict[str, bool]:
+def _choose(q: _Q, answers: Iterable[str], polarity: str) -> dict[str, bool]:
     labels = {_label_key(s.label) for s in q.statements}
     chosen = {unicodedata.normalize("NFKC", a).strip() for a in answers}
     unknown = chosen - labels
@@ -360,7 +225,7 @@ def _choose(q: XmlQuestion, answers: Iterable[str], polarity: str) -> dict[str, 
     return {lab: (truth if lab in chosen else not truth) for lab in labels}
 
 
-def _classify(q: XmlQuestion) -> tuple[QuestionType, dict[str, bool], str]:
+def _classify(q: _Q) -> tuple[QuestionType, dict[str, bool], str]:
     """(question type, truth per statement label, instruction) or raise :class:`_Skip`."""
     s = _norm(q.stem)
     if _FILL_IN.search(s):
@@ -408,52 +273,53 @@ def _classify(q: XmlQuestion) -> tuple[QuestionType, dict[str, bool], str]:
     raise _Skip("ambiguous", "stem does not ask for correct/incorrect statements")
 
 
-_NUMBERED_KIJUTSU = re.compile(r"後記1から\d+までの(?:各【記述】|各記述)")
+def question_id(booklet: ExamBooklet, number: int) -> str:
+    """``令和６年-民法-18``: the era year as the XML gives it (full-width digits)."""
+    return f"{booklet.era}-{booklet.subject.jp}-{number}"
 
 
-def _options_as_statements(q: XmlQuestion) -> XmlQuestion:
-    """Stage 1 keeps numbered 【記述】 printed after 【事例】/【見解】 blocks ("後記１から５までの
-    各【記述】のうち…") as options; when the question has no statements and asks about those
-    numbered 記述, they are the statements."""
-    if q.statements or not q.options or not _NUMBERED_KIJUTSU.search(_norm(q.stem)):
-        return q
-    if any(len(o.text) < 10 for o in q.options):
-        return q
-    page = _int(q.pages.split("-")[0], 0) or 0
-    sts = tuple(XmlStatement(label=str(o.number), text=o.text, page=page) for o in q.options)
-    return q.model_copy(update={"statements": sts, "options": ()})
-
-
-def decompose_question(exam: XmlExam, q: XmlQuestion) -> list[JbeItem] | Exclusion:
-    qid = f"{exam.era}-{exam.subject_jp}-{q.number}"
-    q = _options_as_statements(q)
+def decompose_question(booklet: ExamBooklet, q: _Q) -> list[JbeItem] | JbeExclusion:
+    qid = question_id(booklet, q.number)
     try:
         qtype, truth, instruction = _classify(q)
     except _Skip as skip:
-        return Exclusion(id=qid, reason=skip.reason, message=skip.message)
+        return JbeExclusion(id=qid, subject=booklet.subject.en, reason=skip.reason,
+                            message=skip.message, source=booklet.source.path,
+                            page=q.page_first)
     theme = _theme(q.stem)
     items = []
     for i, st in enumerate(q.statements, start=1):
         value = truth[_label_key(st.label)]
         question = _statement_text(st)
         if not question:
-            return Exclusion(id=qid, reason="ambiguous", message=f"statement {st.label} is empty")
+            return JbeExclusion(id=qid, subject=booklet.subject.en, reason="ambiguous",
+                                message=f"statement {st.label} is empty",
+                                source=booklet.source.path, page=st.page)
         items.append(JbeItem(
-            id=f"{qid}-{i}", year=exam.era, subject=exam.subject_en, subject_jp=exam.subject_jp,
-            instruction=instruction, question=question, label="Y" if value else "N",
-            answer=value, theme=theme, lead_in=_lead_in(q, st.label), remark=q.remark,
-            question_type=qtype, points=q.points, source=exam.source, sha256=exam.sha256,
+            id=f"{qid}-{i}", year=booklet.era, subject=booklet.subject.en,
+            subject_jp=booklet.subject.jp, instruction=instruction, question=question,
+            label="Y" if value else "N", answer=value, theme=theme,
+            lead_in=_lead_in(q, st.label), remark=q.remark, question_type=qtype,
+            points=q.points, source=booklet.source.path, sha256=booklet.source.sha256,
             page=st.page))
     return items
 
 
-def decompose(exam: XmlExam) -> tuple[list[JbeItem], list[Exclusion]]:
+def decompose(booklet: ExamBooklet, key: AnswerKey) -> tuple[list[JbeItem], list[JbeExclusion]]:
     """All items of a booklet, and the questions left out (with reasons)."""
+    answers = key.by_no()
     items: list[JbeItem] = []
-    excluded: list[Exclusion] = []
-    for q in exam.questions:
-        result = decompose_question(exam, q)
-        if isinstance(result, Exclusion):
+    excluded: list[JbeExclusion] = []
+    for question in booklet.questions:
+        missing = [no for no in question.slots if no not in answers]
+        if missing:
+            excluded.append(JbeExclusion(
+                id=question_id(booklet, question.number), subject=booklet.subject.en,
+                reason="missing_answer", message=f"no answer-key row for slot(s) {missing}",
+                source=booklet.source.path, page=question.page_first))
+            continue
+        result = decompose_question(booklet, _Q(question, tuple(answers[no] for no in question.slots)))
+        if isinstance(result, JbeExclusion):
             excluded.append(result)
         else:
             items.extend(result)
@@ -461,15 +327,14 @@ def decompose(exam: XmlExam) -> tuple[list[JbeItem], list[Exclusion]]:
 
 
 # --------------------------------------------------------------------------- summary
-def summarize(items: Iterable[JbeItem], exclusions: Iterable[Exclusion]) -> dict[str, object]:
+def summarize(items: Iterable[JbeItem], exclusions: Iterable[JbeExclusion]) -> dict[str, object]:
     """Counts per subject, share of true items, and excluded questions by reason/subject."""
     items = list(items)
     exclusions = list(exclusions)
     per_subject = Counter(i.subject for i in items)
     per_type = Counter(i.question_type for i in items)
     n_true = sum(i.answer for i in items)
-    ex_subject = Counter(_SUBJECT_EN.get(e.id.split("-")[1], "?") if e.id.count("-") >= 2
-                         else "?" for e in exclusions)
+    ex_subject = Counter(e.subject for e in exclusions)
     return {
         "total": len(items),
         "per_subject": dict(sorted(per_subject.items())),

@@ -8,14 +8,10 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExportError
-from buildds.transform.jbe_items import (
-    SEED_COUNTS,
-    Exclusion,
-    JbeItem,
-    decompose,
-    read_exam_xml,
-    summarize,
-)
+from buildds.export.xml import parse_exam_xml
+from buildds.schema import JbeExclusion as Exclusion
+from buildds.schema import JbeItem
+from buildds.transform.jbe_items import SEED_COUNTS, decompose, summarize
 from tests.conftest import shared_path
 
 SHA = "0" * 64
@@ -48,7 +44,7 @@ def question(number: int, stem: str, inner: str, slots: str, *, mode: str = "sin
 
 
 def run(*qs: str, **kw: str) -> tuple[list[JbeItem], list[Exclusion]]:
-    return decompose(read_exam_xml(exam_xml(*qs, **kw), source="test.xml"))
+    return decompose(*parse_exam_xml(exam_xml(*qs, **kw), source="test.xml"))
 
 
 def labels(items: list[JbeItem]) -> dict[str, str]:
@@ -183,12 +179,15 @@ def test_single_choice_numbered(polarity: str, expected: str) -> None:
     assert items[0].question_type == "single_choice"
 
 
-def test_numbered_kijutsu_kept_as_options_become_statements() -> None:
+def test_numbered_kijutsu_single_choice() -> None:
+    """後記１から３までの各【記述】: stage 1 makes the numbered 記述 statements."""
     stem = ("次の【見解】に関する後記１から３までの各【記述】のうち，誤っているものはどれか。"
             "（解答欄は，［No.１］）")
+    texts = ["【見解】は結果無価値論と矛盾しない。", "【見解】に対しては批判がある。",
+             "【見解】は行為無価値論と矛盾しない。"]
     inner = ('<lead_in kind="見解">ある見解。</lead_in>'
-             + options("【見解】は結果無価値論と矛盾しない。", "【見解】に対しては批判がある。",
-                       "【見解】は行為無価値論と矛盾しない。"))
+             + "".join(f'<statement label="{i}" page="3">{t}</statement>'
+                       for i, t in enumerate(texts, 1)))
     items, excl = run(question(1, stem, inner, '<slot no="1" answer="2"/>'),
                       subject="刑法", subject_en="Penal Code")
     assert excl == []
@@ -301,7 +300,7 @@ def test_other_questions_still_decompose_next_to_an_exclusion() -> None:
 
 def test_bad_xml_raises_export_error() -> None:
     with pytest.raises(ExportError):
-        read_exam_xml(b"<exam><question>", source="bad.xml")
+        parse_exam_xml(b"<exam><question>", source="bad.xml")
 
 
 def test_summary() -> None:
@@ -327,7 +326,7 @@ def test_real_booklets_2015_2024(tmp_path: Path) -> None:
     items: list[JbeItem] = []
     excl: list[Exclusion] = []
     for f in files:
-        i, e = decompose(read_exam_xml(f.read_bytes(), source=str(f)))
+        i, e = decompose(*parse_exam_xml(f.read_bytes(), source=str(f)))
         items += i
         excl += e
     assert items
