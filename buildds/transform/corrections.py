@@ -1,0 +1,188 @@
+"""Manual corrections as data, applied on every build.
+
+A person never edits an output: they add an entry to a YAML file under
+``corrections/jbe/`` and every later build applies it. Each entry names its target by stable
+id and says why::
+
+    - id: 令和６年-民法-18-5          # an item id, or a question id (令和６年-民法-18)
+      action: text                   # text | label | exclude | instruction
+      field: question                # text only: question (default), theme, lead_in, remark
+      find: "効力を生じな い"          # text only: the exact current text …
+      replace: "効力を生じない"        # … and what it becomes
+      reason: extraction split a word across a line break
+
+    - id: 令和６年-民法-18-2
+      action: label
+      expect: Y                      # the label the build currently produces
+      label: N
+      reason: the key's answer was misread; official key says 2
+
+    - id: 令和６年-刑法-6
+      action: exclude
+      reason: every examinee was scored correct
+
+    - id: 令和６年-憲法-3
+      action: instruction
+      instruction: 最高裁判所の判例の趣旨に照らし記述が正しいか
+      reason: stem names a specific judgment
+
+A correction whose target no longer matches — the id is gone, ``find`` is not in the text,
+``expect`` is not the current label — is **stale**: it is reported with its file and entry,
+and never applied silently. A malformed file is an error naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, ValidationError
+
+from buildds.errors import TransformError
+from buildds.schema import Frozen, JbeExclusion, JbeItem
+
+__all__ = ["Correction", "StaleCorrection", "load_corrections", "apply_corrections",
+           "corrections_for", "corrections_digest"]
+
+Action = Literal["text", "label", "exclude", "instruction"]
+TextField = Literal["question", "theme", "lead_in", "remark"]
+
+
+class Correction(Frozen):
+    id: str
+    action: Action
+    reason: str = Field(min_length=1)
+    field: TextField = "question"
+    find: str | None = None
+    replace: str | None = None
+    expect: Literal["Y", "N"] | None = None
+    label: Literal["Y", "N"] | None = None
+    instruction: str | None = None
+    #: where it was written: ``<file name>#<entry number from 1>``
+    origin: str = ""
+
+    def targets(self, item_id: str) -> bool:
+        """An item id matches itself; a question id matches all its items."""
+        return item_id == self.id or item_id.startswith(self.id + "-")
+
+
+class StaleCorrection(Frozen):
+    origin: str
+    id: str
+    action: str
+    message: str
+
+
+def _check(c: Correction) -> None:
+    missing = {
+        "text": [k for k in ("find", "replace") if getattr(c, k) is None],
+        "label": [k for k in ("label",) if getattr(c, k) is None],
+        "instruction": [k for k in ("instruction",) if getattr(c, k) is None],
+        "exclude": [],
+    }[c.action]
+    if missing:
+        raise TransformError(f"entry {c.origin}: action '{c.action}' needs {', '.join(missing)}",
+                             source=c.origin.split("#")[0])
+
+
+def load_corrections(folder: str | Path | None) -> list[Correction]:
+    """All entries of ``folder/*.yaml`` in file-name order. A missing folder means none."""
+    if folder is None:
+        return []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    out: list[Correction] = []
+    for path in sorted(folder.glob("*.y*ml")):
+        try:
+            data = yaml.safe_load(path.read_text("utf-8")) or []
+        except (OSError, yaml.YAMLError) as exc:
+            raise TransformError(f"cannot read corrections: {exc}", source=str(path)) from exc
+        if not isinstance(data, list):
+            raise TransformError("a corrections file must be a YAML list of entries",
+                                 source=str(path))
+        for n, entry in enumerate(data, start=1):
+            origin = f"{path.name}#{n}"
+            if not isinstance(entry, dict):
+                raise TransformError(f"entry {n} is not a mapping", source=str(path))
+            try:
+                c = Correction(**{**entry, "origin": origin})
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(x) for x in first["loc"])
+                raise TransformError(f"entry {n}: {where}: {first['msg']}",
+                                     source=str(path)) from exc
+            _check(c)
+            out.append(c)
+    return out
+
+
+def corrections_for(corrections: Iterable[Correction], prefix: str) -> list[Correction]:
+    """The entries whose id starts with ``prefix`` (e.g. one booklet's ``令和６年-民法-``)."""
+    return [c for c in corrections if c.id.startswith(prefix)]
+
+
+def corrections_digest(corrections: Sequence[Correction]) -> str:
+    """A hash of the entries, for cache keys: editing one booklet's entries redoes only it."""
+    h = hashlib.sha256()
+    for c in corrections:
+        h.update(c.model_dump_json().encode("utf-8"))
+    return h.hexdigest()
+
+
+def apply_corrections(
+    items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion],
+    corrections: Sequence[Correction],
+) -> tuple[list[JbeItem], list[JbeExclusion], list[StaleCorrection]]:
+    """Apply entries in order; return the items, exclusions (with correction exclusions
+    added) and every entry that did not apply, with the reason."""
+    current: dict[str, JbeItem] = {i.id: i for i in items}
+    order = [i.id for i in items]
+    excluded = list(exclusions)
+    stale: list[StaleCorrection] = []
+
+    def stale_(c: Correction, message: str) -> None:
+        stale.append(StaleCorrection(origin=c.origin, id=c.id, action=c.action, message=message))
+
+    for c in corrections:
+        targets = [i for i in order if i in current and c.targets(i)]
+        if not targets:
+            stale_(c, f"no item has id {c.id!r} (it may have been renamed or excluded)")
+            continue
+        if c.action == "exclude":
+            first = current[targets[0]]
+            for t in targets:
+                del current[t]
+            excluded.append(JbeExclusion(id=c.id, subject=first.subject, reason="correction",
+                                         message=c.reason, source=first.source, page=first.page))
+            continue
+        for t in targets:
+            item = current[t]
+            update: dict[str, Any] | None = None
+            if c.action == "text":
+                value = getattr(item, c.field) or ""
+                assert c.find is not None and c.replace is not None
+                if c.find not in value:
+                    stale_(c, f"{t}: {c.field} no longer contains {c.find!r}")
+                    continue
+                update = {c.field: value.replace(c.find, c.replace)}
+            elif c.action == "label":
+                if c.expect is not None and item.label != c.expect:
+                    stale_(c, f"{t}: label is {item.label}, the correction expects {c.expect}")
+                    continue
+                if item.label == c.label:
+                    stale_(c, f"{t}: label is already {c.label}; the correction is not needed")
+                    continue
+                update = {"label": c.label, "answer": c.label == "Y"}
+            elif c.action == "instruction":
+                if item.instruction == c.instruction:
+                    stale_(c, f"{t}: instruction is already {c.instruction!r}")
+                    continue
+                update = {"instruction": c.instruction}
+            if update is not None:
+                update["corrections"] = (*item.corrections, c.origin)
+                current[t] = item.model_copy(update=update)
+    return [current[i] for i in order if i in current], excluded, stale
