@@ -1,0 +1,509 @@
+"""JBE-QA items → a Hugging Face ``DatasetDict``, parquet files and a dataset card.
+
+:func:`export_jbe` writes, under ``out``::
+
+    dataset/            DatasetDict.save_to_disk (splits ``test`` and ``fewshot``)
+    data/test.parquet   every item, in a stable order (year, subject, question, statement)
+    data/fewshot.parquet  the four seeded few-shot exemplars (2 true + 2 false)
+    README.md           the dataset card (Hugging Face YAML front matter + Markdown)
+
+and nothing else in ``out`` is touched. The few-shot exemplars stay in ``test`` with
+``is_fewshot=True`` so evaluations can leave them out of scoring (seed 001, section 3.2:
+3,464 items, scored over 3,460).
+
+Determinism: the same items, seed and fingerprint give byte-identical files. Rows are sorted
+by :func:`item_sort_key` (never by input order), the few-shot draw uses ``random.Random(seed)``
+over the sorted items, each split's ``_fingerprint`` is derived from the ``fingerprint``
+argument, the seed and the split's content (instead of the random/path-based one ``datasets``
+would make up), the shard count is pinned to 1, and the card has no dates.
+
+Atomicity: everything is written into a temp folder beside the targets first; only when all
+of it is written are ``dataset/``, ``data/`` and ``README.md`` swapped in with ``os.replace``
+(a failed swap is rolled back), so a killed or failed run leaves the previous export intact.
+
+The card template is rendered in jinja2's ``SandboxedEnvironment`` with ``StrictUndefined``.
+``datasets`` and ``pyarrow`` come with the ``data`` extra and are imported when needed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import tempfile
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+from jinja2 import PackageLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from buildds import __version__
+from buildds.errors import ExportError, MissingDependency
+from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+
+if TYPE_CHECKING:
+    import datasets
+    import pandas
+
+__all__ = [
+    "FEWSHOT_PER_LABEL",
+    "SPLITS",
+    "ExportResult",
+    "card_environment",
+    "export_jbe",
+    "item_sort_key",
+    "jbe_features",
+    "load_jbe_export",
+    "render_card",
+    "select_fewshot",
+]
+
+SPLITS = ("test", "fewshot")
+FEWSHOT_PER_LABEL = 2
+CARD_TEMPLATE = "jbe.md.j2"
+SEED_TITLE = "JBE-QA: Japanese Bar Exam QA Dataset for Assessing Legal Domain Knowledge"
+
+FIELD_DOCS = {
+    "id": "unique id: era year, subject, question number, statement index (令和６年-民法-18-5)",
+    "year": "examination year in the Japanese era format (令和元年)",
+    "subject": "legal subject in English",
+    "subject_jp": "legal subject in Japanese",
+    "instruction": "the question's instruction text",
+    "question": "the statement whose truth is asked",
+    "label": "original label: Y (true) or N (false)",
+    "answer": "standardised answer: true/false",
+    "theme": "legal topic of the question (optional)",
+    "lead_in": "auxiliary text given apart from the instruction: case, views, dialogue (optional)",
+    "remark": "clarifications or supplementary text (optional)",
+    "question_type": "how the original question asked about the statement",
+    "points": "points of the original question",
+    "source": "booklet PDF the statement comes from (relative to the raw folder)",
+    "sha256": "sha256 of that booklet",
+    "page": "page of the booklet the statement is on",
+    "corrections": "ids of the manual corrections applied to this item",
+    "is_fewshot": "true for the four few-shot exemplars: leave them out of scoring",
+}
+
+_ERA_BASE = {"昭和": 1925, "平成": 1988, "令和": 2018}
+_ERA_RE = re.compile(r"^(昭和|平成|令和)(元|\d+)年$")
+_ID_RE = re.compile(r"^(?P<year>[^-]+)-(?P<subject>[^-]+)-(?P<q>\d+)(?:-(?P<s>\d+))?$")
+_SUBJECT_RANK = {name: rank for rank, s in enumerate(SUBJECTS.values()) for name in (s.jp, s.en)}
+_LAST = 1 << 30
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What :func:`export_jbe` wrote."""
+
+    out: Path
+    fingerprint: str
+    seed: int
+    #: rows per split, e.g. ``{"test": 3464, "fewshot": 4}``
+    splits: dict[str, int]
+    #: the ``_fingerprint`` written into each split's state.json
+    split_fingerprints: dict[str, str]
+    #: the few-shot exemplar ids, in the order of the ``fewshot`` split
+    fewshot_ids: tuple[str, ...]
+    excluded: int
+    #: every written file (path relative to ``out``) → sha256, sorted by path
+    files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def dataset_dir(self) -> Path:
+        return self.out / "dataset"
+
+    @property
+    def card(self) -> Path:
+        return self.out / "README.md"
+
+    def parquet(self, split: str = "test") -> Path:
+        return self.out / "data" / f"{split}.parquet"
+
+
+# --------------------------------------------------------------------------- ordering
+def era_to_gregorian(era_year: str) -> int | None:
+    """``令和６年`` → 2024, ``令和元年`` → 2019, ``平成27年`` → 2015; None when unknown."""
+    m = _ERA_RE.match(unicodedata.normalize("NFKC", era_year).strip())
+    if not m:
+        return None
+    n = 1 if m.group(2) == "元" else int(m.group(2))
+    return _ERA_BASE[m.group(1)] + n
+
+
+def _id_key(id_: str, year: str | None, subject: str) -> tuple[Any, ...]:
+    m = _ID_RE.match(unicodedata.normalize("NFKC", id_))
+    greg = era_to_gregorian(year if year is not None else (m.group("year") if m else ""))
+    q = int(m.group("q")) if m else _LAST
+    s = int(m.group("s")) if m and m.group("s") else 0
+    return (greg if greg is not None else _LAST, _SUBJECT_RANK.get(subject, len(_SUBJECT_RANK)),
+            subject, q, s, id_)
+
+
+def item_sort_key(item: JbeItem) -> tuple[Any, ...]:
+    """(year, subject in 憲法/民法/刑法 order, question number, statement index, id):
+    numeric, so ``平成27年`` < ``令和元年`` < ``令和６年`` and question 3 < question 18."""
+    return _id_key(item.id, item.year, item.subject_jp)
+
+
+def _exclusion_sort_key(ex: JbeExclusion) -> tuple[Any, ...]:
+    return _id_key(ex.id, None, ex.subject)
+
+
+def select_fewshot(items: Sequence[JbeItem], seed: int = 0,
+                   per_label: int = FEWSHOT_PER_LABEL) -> tuple[str, ...]:
+    """``per_label`` true and ``per_label`` false item ids drawn with ``random.Random(seed)``
+    from the items in :func:`item_sort_key` order (so input order does not matter), then
+    shuffled with the same generator so a prompt does not see all trues first."""
+    ordered = sorted(items, key=item_sort_key)
+    pos = [it.id for it in ordered if it.answer]
+    neg = [it.id for it in ordered if not it.answer]
+    if len(pos) < per_label or len(neg) < per_label:
+        raise ExportError(f"few-shot selection needs {per_label} true and {per_label} false "
+                          f"items; have {len(pos)} true and {len(neg)} false")
+    rng = random.Random(seed)
+    chosen = rng.sample(pos, per_label) + rng.sample(neg, per_label)
+    rng.shuffle(chosen)
+    return tuple(chosen)
+
+
+# --------------------------------------------------------------------------- datasets
+def _require_data() -> tuple[Any, Any, Any]:
+    try:
+        import datasets
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:  # pragma: no cover - the data extra is a dev dependency
+        raise MissingDependency("datasets/pyarrow", "data", hint=str(exc)) from exc
+    return datasets, pyarrow, pyarrow.parquet
+
+
+def jbe_features() -> datasets.Features:
+    """The declared features: every :class:`JbeItem` field, then ``is_fewshot``."""
+    datasets, _, _ = _require_data()
+    Value, Sequence_ = datasets.Value, datasets.Sequence
+    return datasets.Features({
+        "id": Value("string"),
+        "year": Value("string"),
+        "subject": Value("string"),
+        "subject_jp": Value("string"),
+        "instruction": Value("string"),
+        "question": Value("string"),
+        "label": Value("string"),
+        "answer": Value("bool"),
+        "theme": Value("string"),
+        "lead_in": Value("string"),
+        "remark": Value("string"),
+        "question_type": Value("string"),
+        "points": Value("int32"),
+        "source": Value("string"),
+        "sha256": Value("string"),
+        "page": Value("int32"),
+        "corrections": Sequence_(Value("string")),
+        "is_fewshot": Value("bool"),
+    })
+
+
+def _features_yaml(features: datasets.Features) -> list[dict[str, str]]:
+    """Features as the Hub's ``dataset_info.features`` YAML list."""
+    rows: list[dict[str, str]] = []
+    for name, feat in features.items():
+        inner = getattr(feat, "feature", None)
+        if inner is not None:
+            rows.append({"name": name, "list": inner.dtype})
+        else:
+            rows.append({"name": name, "dtype": feat.dtype})
+    return rows
+
+
+def _columns(items: Sequence[JbeItem], fewshot: set[str]) -> dict[str, list[Any]]:
+    names = [*JbeItem.model_fields, "is_fewshot"]
+    cols: dict[str, list[Any]] = {n: [] for n in names}
+    for it in items:
+        row = it.model_dump()
+        row["corrections"] = list(row["corrections"])
+        row["is_fewshot"] = it.id in fewshot
+        for n in names:
+            cols[n].append(row[n])
+    return cols
+
+
+def _split_fingerprint(fingerprint: str, split: str, seed: int, cols: dict[str, list[Any]]) -> str:
+    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    payload = f"buildds-jbe\n{fingerprint}\n{split}\n{seed}\n{content}"
+    return sha256_bytes(payload.encode("utf-8"))[:16]
+
+
+@contextmanager
+def _quiet_datasets(datasets: Any) -> Iterator[None]:
+    was_disabled = datasets.are_progress_bars_disabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if not was_disabled:
+            datasets.enable_progress_bars()
+
+
+# --------------------------------------------------------------------------- card
+def _md(value: object) -> str:
+    """A value safe inside a Markdown table cell."""
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def card_environment() -> SandboxedEnvironment:
+    """The jinja2 environment for dataset cards: sandboxed, no autoescape (Markdown),
+    undefined names are errors."""
+    env = SandboxedEnvironment(
+        loader=PackageLoader("buildds.export", "cards"),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = _md
+    env.filters["pct"] = _pct
+    return env
+
+
+def render_card(context: dict[str, Any], template: str = CARD_TEMPLATE) -> str:
+    return card_environment().get_template(template).render(**context)
+
+
+def _size_category(n: int) -> str:
+    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
+        if n < limit:
+            return name
+    return "100K<n<1M"
+
+
+def _inputs(provenance: dict[str, Any]) -> list[dict[str, str]]:
+    raw = provenance.get("inputs") or []
+    if isinstance(raw, dict):
+        rows = [{"path": str(k), "sha256": str(v)} for k, v in raw.items()]
+    else:
+        rows = [{"path": str(r.get("path", "")), "sha256": str(r.get("sha256", ""))}
+                if isinstance(r, dict) else {"path": str(r), "sha256": ""} for r in raw]
+    return sorted(rows, key=lambda r: r["path"])
+
+
+def _json_block(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, default=str)
+
+
+def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
+                  fewshot_ids: tuple[str, ...], features: datasets.Features,
+                  sizes: dict[str, dict[str, int]],
+                  fingerprint: str, split_fps: dict[str, str], seed: int,
+                  provenance: dict[str, Any], validation: dict[str, Any] | None) -> dict[str, Any]:
+    by_id = {it.id: it for it in items}
+    subjects = sorted({(it.subject_jp, it.subject) for it in items},
+                      key=lambda s: (_SUBJECT_RANK.get(s[0], len(_SUBJECT_RANK)), s[0]))
+
+    def label_counts(rows: list[JbeItem]) -> dict[str, Any]:
+        y = sum(1 for it in rows if it.label == "Y")
+        return {"total": len(rows), "Y": y, "N": len(rows) - y}
+
+    subject_rows = []
+    for jp, en in subjects:
+        rows = [it for it in items if it.subject_jp == jp]
+        few = sum(1 for it in rows if it.id in fewshot_ids)
+        subject_rows.append({"jp": jp, "en": en, "test": len(rows), "fewshot": few,
+                             "scored": len(rows) - few, **label_counts(rows)})
+    years = sorted({it.year for it in items},
+                   key=lambda y: (era_to_gregorian(y) or _LAST, y))
+    year_rows = []
+    for y in years:
+        rows = [it for it in items if it.year == y]
+        per_subject = [sum(1 for it in rows if it.subject_jp == jp) for jp, _ in subjects]
+        year_rows.append({"year": y, "gregorian": era_to_gregorian(y) or "?",
+                          "per_subject": per_subject, **label_counts(rows)})
+
+    reasons = Counter(ex.reason for ex in exclusions)
+    reason_rows = []
+    for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        subj = Counter(ex.subject for ex in exclusions if ex.reason == reason)
+        reason_rows.append({"reason": reason, "count": n, "by_subject": ", ".join(
+            f"{s} {c}" for s, c in sorted(subj.items(),
+                                          key=lambda kv: (_SUBJECT_RANK.get(kv[0], 99), kv[0])))})
+    excl_subjects = Counter(ex.subject for ex in exclusions)
+
+    feature_rows = _features_yaml(features)
+    opts = provenance.get("options", {})
+    extra = {k: v for k, v in provenance.items()
+             if k not in ("inputs", "options", "code_version", "version")}
+    n = len(items)
+    front = {
+        "pretty_name": "JBE-QA (Japanese Bar Exam QA), built by buildds",
+        "language": ["ja"],
+        "license": "other",
+        "license_name": "japan-moj-bar-exam-questions",
+        "task_categories": ["text-classification", "question-answering"],
+        "tags": ["legal", "japanese-law", "bar-exam", "jbe-qa"],
+        "size_categories": [_size_category(n)],
+        "configs": [{"config_name": "default", "data_files": [
+            {"split": s, "path": f"data/{s}.parquet"} for s in SPLITS]}],
+        "dataset_info": {
+            "features": feature_rows,
+            "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],
+                        "num_examples": sizes[s]["num_examples"]} for s in SPLITS],
+            "download_size": sum(sizes[s]["download_size"] for s in SPLITS),
+            "dataset_size": sum(sizes[s]["num_bytes"] for s in SPLITS),
+        },
+    }
+    return {
+        "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
+                                       default_flow_style=False, width=1000),
+        "seed_title": SEED_TITLE,
+        "version": __version__,
+        "n_items": n,
+        "n_scored": n - len(fewshot_ids),
+        "labels": label_counts(items),
+        "subjects": subject_rows,
+        "subject_names": [jp for jp, _ in subjects],
+        "years": year_rows,
+        "exclusions": exclusions,
+        "exclusion_reasons": reason_rows,
+        "exclusion_subjects": sorted(excl_subjects.items(),
+                                     key=lambda kv: (_SUBJECT_RANK.get(kv[0], 99), kv[0])),
+        "fewshot": [by_id[i] for i in fewshot_ids],
+        "features": [{"name": f["name"], "type": f.get("dtype") or f"list of {f['list']}",
+                      "about": FIELD_DOCS.get(f["name"], "")} for f in feature_rows],
+        "fingerprint": fingerprint,
+        "split_fingerprints": [(s, split_fps[s]) for s in SPLITS],
+        "seed": seed,
+        "code_version": str(provenance.get("code_version") or provenance.get("version")
+                            or __version__),
+        "inputs": _inputs(provenance),
+        "options": _json_block(opts),
+        "provenance_extra": _json_block(extra) if extra else None,
+        "validation": _json_block(validation) if validation is not None else None,
+    }
+
+
+# --------------------------------------------------------------------------- writing
+def _write_parquet(pq: Any, table: Any, path: Path) -> None:
+    # Parquet carries no timestamps; pin every option that changes bytes. ``created_by``
+    # names the pyarrow version, so bytes are identical for the same pyarrow.
+    pq.write_table(table, str(path), compression="snappy", use_dictionary=True,
+                   write_statistics=True, version="2.6", data_page_version="1.0",
+                   store_schema=True, row_group_size=max(1, table.num_rows))
+
+
+def _swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
+    """Move ``staging/<name>`` to ``out/<name>`` for each name, replacing what was there;
+    on any failure put the previous files back."""
+    done: list[tuple[Path, Path | None]] = []
+    try:
+        for name in names:
+            target = out / name
+            aside: Path | None = None
+            if target.exists() or target.is_symlink():
+                aside = staging / f".old-{name}"
+                os.replace(target, aside)
+            done.append((target, aside))
+            os.replace(staging / name, target)
+    except BaseException:
+        for target, aside in reversed(done):
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target, ignore_errors=True)
+            elif target.exists():
+                target.unlink()
+            if aside is not None:
+                os.replace(aside, target)
+        raise
+
+
+def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, out: Path,
+               fingerprint: str, provenance: dict[str, Any], seed: int = 0,
+               validation: dict[str, Any] | None = None) -> ExportResult:
+    """Write the JBE-QA export (``dataset/``, ``data/*.parquet``, ``README.md``) under ``out``.
+
+    Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
+    too few items for the few-shot draw, or a failed write (the previous export is kept)."""
+    datasets, pa, pq = _require_data()
+    out = Path(out)
+    ordered = sorted(items, key=item_sort_key)
+    dupes = sorted(i for i, c in Counter(it.id for it in ordered).items() if c > 1)
+    if dupes:
+        raise ExportError(f"duplicate item ids: {', '.join(dupes[:5])}")
+    for it in ordered:
+        if (it.label == "Y") != it.answer:
+            raise ExportError(f"item {it.id}: label {it.label} disagrees with answer {it.answer}",
+                              source=it.source, page=it.page)
+    fewshot_ids = select_fewshot(ordered, seed)
+    by_id = {it.id: it for it in ordered}
+    features = jbe_features()
+    fewset = set(fewshot_ids)
+    split_items = {"test": ordered, "fewshot": [by_id[i] for i in fewshot_ids]}
+
+    dsets, split_fps = {}, {}
+    for split in SPLITS:
+        cols = _columns(split_items[split], fewset)
+        split_fps[split] = _split_fingerprint(fingerprint, split, seed, cols)
+        table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
+        info = datasets.DatasetInfo(
+            description=f"JBE-QA built by buildds {__version__} (build fingerprint {fingerprint})",
+            citation=SEED_TITLE, license="other (exam questions © Ministry of Justice of Japan)",
+            features=features)
+        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
+                                        fingerprint=split_fps[split])
+    dd = datasets.DatasetDict(dsets)
+
+    excl = sorted(exclusions, key=_exclusion_sort_key)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".hf-export.", dir=out))
+    try:
+        with _quiet_datasets(datasets):
+            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in SPLITS})
+        (staging / "data").mkdir()
+        for split in SPLITS:
+            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
+                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
+                 for s in SPLITS}
+        card = render_card(_card_context(ordered, excl, fewshot_ids, features, sizes,
+                                         fingerprint, split_fps, seed, provenance, validation))
+        (staging / "README.md").write_text(card, encoding="utf-8")
+        files = {p.relative_to(staging).as_posix(): sha256_file(p)
+                 for p in sorted(staging.rglob("*")) if p.is_file()}
+        _swap_in(staging, out, ["dataset", "data", "README.md"])
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"could not write the JBE-QA export: {exc}", source=str(out)) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+    return ExportResult(out=out, fingerprint=fingerprint, seed=seed,
+                        splits={s: len(split_items[s]) for s in SPLITS},
+                        split_fingerprints=split_fps, fewshot_ids=fewshot_ids,
+                        excluded=len(excl), files=dict(sorted(files.items())))
+
+
+def load_jbe_export(path: str | Path) -> pandas.DataFrame:
+    """The ``test`` split of an export as a DataFrame. ``path`` is the export folder (or
+    its ``data/test.parquet``). ``corrections`` cells are numpy arrays of str."""
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover
+        raise MissingDependency("pandas", "data") from exc
+    path = Path(path)
+    file = path if path.is_file() else path / "data" / "test.parquet"
+    if not file.is_file():
+        raise ExportError("no JBE-QA export here (data/test.parquet is missing); "
+                          "run `buildds jbe` first", source=str(path))
+    return pd.read_parquet(file, engine="pyarrow")
