@@ -15,3 +15,4 @@ test: setup
 
 bench: setup
 	python3 benchmarks/bench_jbe_extract.py
+	python3 benchmarks/bench_jbe_dataset.py

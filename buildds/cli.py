@@ -45,9 +45,21 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Ignore cached stage outputs and redo all work.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--password", default=None, help="Password for encrypted PDFs.")
+@click.option("--corrections", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("corrections/jbe"), show_default=True,
+              help="Folder of correction files (*.yaml), applied on every build.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the few-shot selection (2 true + 2 false).")
+@click.option("--balance", default="0.25,0.75", show_default=True,
+              help="Allowed share of True items per subject and year (LOW,HIGH).")
+@click.option("--xml-only", is_flag=True, help="Stop after the XML (stage 1).")
 def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
-        processes: int | None, no_cache: bool, quiet: bool, password: str | None) -> None:
-    """Japanese bar exam PDFs → validated XML (and, later, JBE-QA true/false items).
+        processes: int | None, no_cache: bool, quiet: bool, password: str | None,
+        corrections: Path, seed: int, balance: str, xml_only: bool) -> None:
+    """Japanese bar exam PDFs → validated XML → JBE-QA true/false items → HF dataset.
+
+    Writes xml/<year>/<subject>.xml, the dataset (dataset/ for load_from_disk, data/*.parquet,
+    README.md card), report.json, report.md and rejects.jsonl under --out.
 
     \b
     Examples:
@@ -61,9 +73,16 @@ def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
     if bad:
         raise click.BadParameter(f"unknown subject(s): {', '.join(bad)}", param_hint="--subjects")
     try:
+        low, _, high = balance.partition(",")
+        bounds = (float(low), float(high))
+    except ValueError:
+        raise click.BadParameter(f"{balance!r} is not LOW,HIGH (e.g. 0.25,0.75)",
+                                 param_hint="--balance") from None
+    try:
         report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
                            processes=processes, use_cache=not no_cache, progress=not quiet,
-                           password=password)
+                           password=password, xml_only=xml_only, corrections=corrections,
+                           seed=seed, balance=bounds)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())
@@ -106,6 +125,56 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
     for line in result.failure_lines():
         click.echo(line, err=True)
     if result.failed:
+        sys.exit(1)
+
+
+# --------------------------------------------------------------------------- validate
+def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(x) for x in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected two shares, e.g. 0.25,0.75") from None
+    if not 0.0 <= lo <= hi <= 1.0:
+        raise click.BadParameter(f"{value!r}: need 0 <= low <= high <= 1, e.g. 0.25,0.75")
+    return lo, hi
+
+
+@main.command("validate")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for report.json and report.md (default: validation/ beside the data).")
+@click.option("--balance", default="0.25,0.75", show_default=True, callback=_balance_bounds,
+              metavar="LOW,HIGH",
+              help="Allowed share of true items per year and subject: LOW,HIGH.")
+@click.option("--rejects", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="rejects.jsonl with the excluded questions (default: the "
+                                 "export's own, when there is one).")
+def validate(path: Path, out: Path | None, balance: tuple[float, float],
+             rejects: Path | None) -> None:
+    """Validate an exported JBE-QA dataset: schema, artefacts, label balance, exclusions.
+
+    PATH is an export folder (data/test.parquet, optional rejects.jsonl), a folder written
+    by datasets' save_to_disk (its test split), or a single .parquet file. Writes
+    report.json and report.md; exits 1 when there are errors (flags alone do not fail).
+
+    \b
+    Examples:
+      buildds validate build/jbe/export
+      buildds validate items.parquet --out build/validation --balance 0.3,0.7
+    """
+    from buildds.validate.load import load_export
+    from buildds.validate.report import validate_jbe, write_report
+
+    try:
+        loaded = load_export(path, rejects=rejects)
+        report = validate_jbe(loaded.items, loaded.exclusions, balance_bounds=balance)
+        _, md_path = write_report(report, out if out is not None else loaded.default_out)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    for line in report.error_lines():
+        click.echo(line, err=True)
+    click.echo(report.summary_line(md_path))
+    if not report.ok:
         sys.exit(1)
 
 

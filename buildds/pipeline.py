@@ -32,6 +32,7 @@ __all__ = [
     "sha256_bytes",
     "sha256_file",
     "cache_key",
+    "canonical_json",
     "Cache",
     "StageStats",
     "Rejects",

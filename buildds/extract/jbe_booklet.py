@@ -67,6 +67,8 @@ _SUBJECT_HEADER = re.compile(r"^(?:短答式試験問題集\s*)?［\s*(憲\s*法
 _SPEAKER = re.compile(
     r"^(?:教授|学生\s*[Ａ-ＺA-Z]?|[Ａ-ＺA-Z]説|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官|司会|[Ａ-Ｚ])[．.：:]")
 _NUMBERED_STATEMENTS = re.compile(r"後記\s*[１1]\s*から\s*[０-９0-9]+\s*までの各\s*(?:【記述】|記述)")
+_REFERENCE = re.compile(r"^[（(]参照条文[）)]\s*(.*)$")
+_ARTICLE = re.compile(r"^第[０-９0-9一二三四五六七八九十百]+条")
 _REMARK = re.compile(r"((?:なお|ただし)[、，,][^。]*。)")
 
 
@@ -215,6 +217,15 @@ def _build_question(raw: _RawQuestion, source: str, problems: list[Problem]) -> 
                 current = _Block("lead_in", kind, [], line.page)
                 blocks.append(current)
             continue
+        ref = _REFERENCE.match(text)
+        if ref:  # （参照条文）民法 + the article text: context, never part of a statement
+            current = _Block("lead_in", "参照条文", [ref.group(1)] if ref.group(1) else [],
+                             line.page)
+            blocks.append(current)
+            in_words = False
+            continue
+        if current is not None and current.label == "参照条文" and _ARTICLE.match(text):
+            current.breaks.add(len(current.lines))
         lone = _LONE_NO.match(text)
         if lone and current is not None and current.kind in ("statement", "part"):
             owner = current if current.kind == "statement" else _last_statement(blocks)

@@ -23,7 +23,7 @@ import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError
 from buildds.extract.jbe_raw import FIRST_YEAR, discover_exam_files, era_fullwidth
@@ -37,6 +37,9 @@ from buildds.pipeline import (
     sha256_file,
 )
 from buildds.schema import SUBJECTS, Problem
+
+if TYPE_CHECKING:
+    from buildds.jobs.jbe_dataset import DatasetOutcome
 
 __all__ = ["build_jbe", "JbeReport", "build_pair", "code_version"]
 
@@ -113,6 +116,8 @@ def build_pair(task: PairTask) -> dict[str, Any]:
         result.update(
             status="ok",
             xml=xml.decode("utf-8"),
+            booklet_sha256=doc.source.sha256,
+            key_sha256=key_doc.source.sha256,
             counts={
                 "pages": len(doc.pages),
                 "ocr_pages": len(ocr_pages),
@@ -147,6 +152,7 @@ class JbeReport:
     cached: int = 0
     built: int = 0
     seconds: float = 0.0
+    dataset: DatasetOutcome | None = None
 
     @property
     def xml_files(self) -> int:
@@ -155,6 +161,8 @@ class JbeReport:
     @property
     def problem_count(self) -> int:
         errors = sum(1 for p in self.pairs for x in p["problems"] if x["severity"] == "error")
+        if self.dataset is not None:
+            errors += len(self.dataset.stale) + self.dataset.validation_errors
         return errors + len(self.missing)
 
     def total(self, name: str) -> int:
@@ -168,7 +176,13 @@ class JbeReport:
                 f"{self.problem_count} problems")
         if self.cached:
             line += f" ({self.cached} from cache)"
-        line += f" in {self.seconds:.1f}s — see {self.out / 'report.json'}"
+        d = self.dataset
+        if d is not None:
+            state = ("unchanged" if d.unchanged else "exported" if d.exported
+                     else "NOT exported (validation failed)")
+            line += (f"; {len(d.items)} items, {len(d.exclusions)} questions excluded, "
+                     f"{d.applied} corrections applied, {len(d.stale)} stale; dataset {state}")
+        line += f" in {self.seconds:.1f}s — see {self.out / 'report.md'}"
         return line
 
     def as_json(self) -> dict[str, Any]:
@@ -188,6 +202,7 @@ class JbeReport:
             },
             "pairs": pairs,
             "missing": self.missing,
+            "dataset": self.dataset.as_json() if self.dataset is not None else None,
         }
 
 
@@ -204,9 +219,12 @@ def _progress(enabled: bool, total: int):  # type: ignore[no-untyped-def]
 
 def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | None = None,
               processes: int | None = None, use_cache: bool = True,
-              progress: bool = True, password: str | None = None) -> JbeReport:
-    """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet.
-    ``password`` opens encrypted PDFs (it is tried on every file)."""
+              progress: bool = True, password: str | None = None, xml_only: bool = False,
+              corrections: Path | None = None, seed: int = 0,
+              balance: tuple[float, float] = (0.25, 0.75)) -> JbeReport:
+    """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
+    ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
+    validation and export. ``password`` opens encrypted PDFs (tried on every file)."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     report = JbeReport(out=out)
@@ -263,6 +281,22 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
                     cache.put(STAGE, tasks[i][1], res)
 
     report.pairs = [results[i] for i in range(len(tasks))]
+    if not xml_only:
+        from buildds.jobs.jbe_dataset import build_jbe_dataset
+        from buildds.transform.corrections import load_corrections
+
+        provenance = {
+            "inputs": sorted(
+                [{"path": p[k], "sha256": p[f"{k}_sha256"]} for p in report.pairs
+                 if p["status"] != "failed" for k in ("booklet", "key")],
+                key=lambda d: d["path"]),
+            "code_version": version,
+            "options": {"years": _years_text(years), "subjects": subjects or list(SUBJECTS),
+                        "seed": seed, "balance": list(balance)},
+        }
+        report.dataset = build_jbe_dataset(
+            report.pairs, out, corrections=load_corrections(corrections), cache=cache,
+            seed=seed, balance=balance, provenance=provenance)
     _write_outputs(report, out)
     report.seconds = time.perf_counter() - started
     return report
@@ -303,7 +337,17 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
         for p in m["problems"]:
             rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
                         source=p["source"], page=p["page"], id=f"{m['year']}-{m['subject']}")
+    if report.dataset is not None:
+        for e in report.dataset.exclusions:
+            rejects.add(stage="jbe-items", reason=e.reason, message=e.message, source=e.source,
+                        page=e.page, id=e.id)
+        for st in report.dataset.stale:
+            rejects.add(stage="corrections", reason="stale-correction", message=st.message,
+                        source=st.origin, id=st.id)
     rejects.write(out / "rejects.jsonl")
+    from buildds.jobs.jbe_report import render_markdown
+
+    data = report.as_json()
+    atomic_write_text(out / "report.md", render_markdown(report, data))
     atomic_write_text(out / "report.json",
-                      json.dumps(report.as_json(), ensure_ascii=False, indent=1, sort_keys=True)
-                      + "\n")
+                      json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")

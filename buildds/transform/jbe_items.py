@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from buildds.schema import (
@@ -32,7 +31,7 @@ from buildds.schema import (
     Statement,
 )
 
-__all__ = ["SEED_COUNTS", "decompose", "decompose_question", "summarize", "question_id"]
+__all__ = ["decompose", "decompose_question", "question_id"]
 
 QuestionType = JbeQuestionType
 ExclusionReason = JbeExclusionReason
@@ -49,15 +48,6 @@ class _Q:
         # stem, statements, options, lead_ins, remark, points, slot_mode … of the question
         return getattr(self.q, name)
 
-
-#: JBE-QA's published figures (seed 001, sections 2.3 and 2.5), for comparison only.
-SEED_COUNTS: dict[str, object] = {
-    "total": 3464,
-    "per_subject": {"Civil Code": 1998, "Penal Code": 811, "Constitution": 655},
-    "percent_true": 47.6,
-    "excluded_total": 52,
-    "excluded_per_subject": {"Penal Code": 46, "Constitution": 5, "Civil Code": 1},
-}
 
 def _int(value: str | None) -> int | None:
     try:
@@ -324,24 +314,3 @@ def decompose(booklet: ExamBooklet, key: AnswerKey) -> tuple[list[JbeItem], list
         else:
             items.extend(result)
     return items, excluded
-
-
-# --------------------------------------------------------------------------- summary
-def summarize(items: Iterable[JbeItem], exclusions: Iterable[JbeExclusion]) -> dict[str, object]:
-    """Counts per subject, share of true items, and excluded questions by reason/subject."""
-    items = list(items)
-    exclusions = list(exclusions)
-    per_subject = Counter(i.subject for i in items)
-    per_type = Counter(i.question_type for i in items)
-    n_true = sum(i.answer for i in items)
-    ex_subject = Counter(e.subject for e in exclusions)
-    return {
-        "total": len(items),
-        "per_subject": dict(sorted(per_subject.items())),
-        "per_question_type": dict(sorted(per_type.items())),
-        "true": n_true,
-        "percent_true": round(100 * n_true / len(items), 1) if items else 0.0,
-        "excluded_total": len(exclusions),
-        "excluded_by_reason": dict(sorted(Counter(e.reason for e in exclusions).items())),
-        "excluded_per_subject": dict(sorted(ex_subject.items())),
-    }

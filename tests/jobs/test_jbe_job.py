@@ -62,6 +62,7 @@ def pdf(raw: Path, subject: str, kind: str) -> Path:
 def build(raw: Path, out: Path, **kw: Any) -> JbeReport:
     kw.setdefault("years", [YEAR])
     kw.setdefault("processes", 1)
+    kw.setdefault("xml_only", True)  # stage 1; the dataset stage has tests/jobs/test_jbe_dataset.py
     return build_jbe(raw=raw, out=out, progress=False, **kw)
 
 
@@ -183,11 +184,12 @@ def test_one_bad_file_fails_only_its_pair(raw: Path, tmp_path: Path, case: str,
 def test_cli_strict_exit_codes(raw: Path, tmp_path: Path) -> None:
     pdf(raw, "kenpo", "mondai").write_bytes(corrupt_bytes())
     out = tmp_path / "out"
-    args = ["jbe", "--years", str(YEAR), "--raw", str(raw), "--out", str(out), "-q", "-j", "1"]
+    args = ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw), "--out", str(out), "-q",
+            "-j", "1"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "processed 6 files: 2 XML" in result.output and "1 failed" in result.output
-    assert str(out / "report.json") in result.output
+    assert str(out / "report.md") in result.output
 
     strict = CliRunner().invoke(main, [*args, "--strict"])
     assert strict.exit_code == 1, strict.output
@@ -197,7 +199,7 @@ def test_cli_strict_exit_codes(raw: Path, tmp_path: Path) -> None:
 
 
 def test_cli_strict_passes_on_a_clean_build(raw: Path, tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["jbe", "--years", str(YEAR), "--raw", str(raw), "--out",
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw), "--out",
                                        str(tmp_path / "out"), "-q", "--strict"])
     assert result.exit_code == 0, result.output
     assert "3 XML" in result.output and "0 failed, 0 problems" in result.output
@@ -269,12 +271,12 @@ def test_encrypted_key_builds_with_password(raw: Path, tmp_path: Path,
     with pytest.raises(PdfError, match="password is needed"):
         extract_pdf(key_path)  # the fixture really is encrypted
 
-    result = CliRunner().invoke(main, ["jbe", "--years", str(YEAR), "--raw", str(raw), "--out",
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw), "--out",
                                        str(tmp_path / "a"), "-q", "-j", "1", "--strict"])
     assert result.exit_code == 1
     assert "--password" in error_problem(pair(tmp_path / "a", "minpo"))["message"]
 
-    result = CliRunner().invoke(main, ["jbe", "--years", str(YEAR), "--raw", str(raw), "--out",
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw), "--out",
                                        str(tmp_path / "b"), "-q", "-j", "1", "--strict",
                                        "--password", "k3y"])
     assert result.exit_code == 0, result.output
@@ -338,7 +340,7 @@ def test_unknown_year_folder_is_a_clear_error(tmp_path: Path) -> None:
         build(raw, out, years=[2030])
     assert str(raw / "2030") in str(info.value)
 
-    result = CliRunner().invoke(main, ["jbe", "--years", "2030", "--raw", str(raw),
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", "2030", "--raw", str(raw),
                                        "--out", str(out), "-q"])
     assert result.exit_code == 1
     error_lines = [ln for ln in result.output.splitlines() if ln.startswith("Error:")]
@@ -349,7 +351,7 @@ def test_unknown_year_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_raw_folder_that_does_not_exist(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["jbe", "--years", "2024", "--raw",
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", "2024", "--raw",
                                        str(tmp_path / "nope"), "--out", str(tmp_path / "o"), "-q"])
     assert result.exit_code == 1
     assert "raw folder does not exist" in result.output and str(tmp_path / "nope") in result.output
@@ -361,7 +363,7 @@ def test_year_before_the_parsers(tmp_path: Path) -> None:
     for s in SUBJECTS:
         for k in KINDS:
             (raw / "2010" / f"{s}-{k}.pdf").write_bytes(simple_pdf())
-    result = CliRunner().invoke(main, ["jbe", "--years", "2010", "--raw", str(raw),
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", "2010", "--raw", str(raw),
                                        "--out", str(tmp_path / "out"), "-q"])
     assert result.exit_code == 1
     assert "unknown-year" in result.output and "2015" in result.output
@@ -414,7 +416,7 @@ def test_manifest_by_year_subject_kind(raw: Path, tmp_path: Path) -> None:
 
 def test_manifest_that_is_not_json(raw: Path, tmp_path: Path) -> None:
     (raw / "manifest.json").write_text("{not json", "utf-8")
-    result = CliRunner().invoke(main, ["jbe", "--years", str(YEAR), "--raw", str(raw),
+    result = CliRunner().invoke(main, ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw),
                                        "--out", str(tmp_path / "out"), "-q"])
     assert result.exit_code == 1
     assert "manifest.json" in result.output and "not valid JSON" in result.output

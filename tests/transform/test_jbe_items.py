@@ -11,7 +11,8 @@ from buildds.errors import ExportError
 from buildds.export.xml import parse_exam_xml
 from buildds.schema import JbeExclusion as Exclusion
 from buildds.schema import JbeItem
-from buildds.transform.jbe_items import SEED_COUNTS, decompose, summarize
+from buildds.transform.jbe_items import decompose
+from buildds.transform.jbe_summary import SEED_COUNTS, summarize
 from tests.conftest import shared_path
 
 SHA = "0" * 64

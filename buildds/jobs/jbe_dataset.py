@@ -1,0 +1,178 @@
+"""JBE stage 2 inside ``buildds jbe``: XML → items → corrections → validation → export.
+
+Per booklet, the items are cached by the XML's hash, the hash of the corrections that target
+that booklet (ids starting ``令和６年-民法-``) and the code version: editing one correction
+file redoes only that booklet's items. The whole dataset has a fingerprint (every item and
+exclusion, the seed, the balance bound, the code); when it equals the one recorded with the
+existing export, validation and export are skipped and nothing is written — which is what
+makes a no-change rebuild take well under a second (pandas, pandera and ``datasets`` are not
+even imported then).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from buildds.extract.jbe_raw import era_fullwidth
+from buildds.pipeline import Cache, atomic_write_text, cache_key, canonical_json, sha256_bytes
+from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+from buildds.transform.corrections import (
+    Correction,
+    StaleCorrection,
+    corrections_digest,
+    corrections_for,
+)
+
+__all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
+
+STAGE = "jbe-items"
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE_FILES = ("schema.py", "export/xml.py", "transform/jbe_items.py",
+               "transform/corrections.py", "jobs/jbe_dataset.py")
+_EXPORT_CODE = ("export/hf.py", "export/cards/jbe.md.j2", "validate/report.py",
+                "validate/checks.py", "validate/schemas.py")
+MARKER = ".dataset-fingerprint"
+
+
+def _hash_files(names: tuple[str, ...]) -> str:
+    h = hashlib.sha256()
+    for rel in names:
+        path = _PACKAGE / rel
+        h.update(rel.encode())
+        h.update(path.read_bytes() if path.exists() else b"")
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def items_code_version() -> str:
+    return _hash_files(_CODE_FILES)
+
+
+@dataclass
+class DatasetOutcome:
+    items: list[JbeItem] = field(default_factory=list)
+    exclusions: list[JbeExclusion] = field(default_factory=list)
+    stale: list[StaleCorrection] = field(default_factory=list)
+    applied: int = 0
+    booklets_cached: int = 0
+    booklets_built: int = 0
+    fingerprint: str = ""
+    exported: bool = False
+    unchanged: bool = False
+    validation: dict[str, Any] | None = None
+    validation_md: str = ""
+    fewshot_ids: tuple[str, ...] = ()
+
+    @property
+    def validation_errors(self) -> int:
+        return len((self.validation or {}).get("errors", []))
+
+    def as_json(self) -> dict[str, Any]:
+        from buildds.transform.jbe_summary import SEED_COUNTS, summarize
+
+        return {
+            "fingerprint": self.fingerprint,
+            "summary": summarize(self.items, self.exclusions),
+            "seed_reference": SEED_COUNTS,
+            "corrections": {"applied": self.applied,
+                            "stale": [s.model_dump() for s in self.stale]},
+            "exclusions": [e.model_dump() for e in self.exclusions],
+            "fewshot_ids": list(self.fewshot_ids),
+            "validation": self.validation,
+        }
+
+
+def _booklet_items(pair: dict[str, Any], corrections: list[Correction],
+                   cache: Cache) -> tuple[dict[str, Any], bool]:
+    year, subject = pair["year"], pair["subject"]
+    prefix = f"{era_fullwidth(year)}-{SUBJECTS[subject].jp}-"
+    mine = corrections_for(corrections, prefix)
+    xml = pair["xml"].encode("utf-8")
+    key = cache_key(STAGE, items_code_version(), [sha256_bytes(xml), corrections_digest(mine)],
+                    {})
+    hit = cache.get(STAGE, key)
+    if hit is not None:
+        return hit, True
+    from buildds.export.xml import parse_exam_xml  # not needed on a warm run
+    from buildds.transform.corrections import apply_corrections
+    from buildds.transform.jbe_items import decompose
+
+    booklet, answer_key = parse_exam_xml(xml, source=f"xml/{year}/{subject}.xml")
+    items, exclusions = decompose(booklet, answer_key)
+    items, exclusions, stale = apply_corrections(items, exclusions, mine)
+    value = {
+        "items": [i.model_dump(mode="json") for i in items],
+        "exclusions": [e.model_dump(mode="json") for e in exclusions],
+        "stale": [s.model_dump(mode="json") for s in stale],
+        "applied": sum(len(i.corrections) for i in items)
+        + sum(1 for e in exclusions if e.reason == "correction"),
+    }
+    cache.put(STAGE, key, value)
+    return value, False
+
+
+def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: list[Correction],
+                      cache: Cache, seed: int, balance: tuple[float, float],
+                      provenance: dict[str, Any]) -> DatasetOutcome:
+    """Items of every built booklet, then (unless unchanged) validation and export."""
+    outcome = DatasetOutcome()
+    for pair in pairs:
+        if pair["status"] == "failed" or not pair.get("xml"):
+            continue
+        value, cached = _booklet_items(pair, corrections, cache)
+        outcome.booklets_cached += cached
+        outcome.booklets_built += not cached
+        outcome.items.extend(JbeItem.model_validate(i) for i in value["items"])
+        outcome.exclusions.extend(JbeExclusion.model_validate(e) for e in value["exclusions"])
+        outcome.stale.extend(StaleCorrection.model_validate(s) for s in value["stale"])
+        outcome.applied += value["applied"]
+
+    payload = canonical_json({
+        "items": [i.model_dump(mode="json") for i in outcome.items],
+        "exclusions": [e.model_dump(mode="json") for e in outcome.exclusions],
+        "seed": seed, "balance": list(balance), "provenance": provenance,
+        "code": [items_code_version(), _hash_files(_EXPORT_CODE)],
+    })
+    outcome.fingerprint = sha256_bytes(payload.encode("utf-8"))[:32]
+
+    marker = out / MARKER
+    previous = cache.get("jbe-export", outcome.fingerprint)
+    if (previous is not None and marker.exists()
+            and marker.read_text("utf-8").strip() == outcome.fingerprint
+            and (out / "data" / "test.parquet").exists() and (out / "dataset").is_dir()):
+        outcome.unchanged = True
+        outcome.validation = previous["validation"]
+        outcome.validation_md = previous["validation_md"]
+        outcome.fewshot_ids = tuple(previous["fewshot_ids"])
+        outcome.exported = True
+        return outcome
+
+    if not outcome.items:
+        return outcome
+    from buildds.export.hf import export_jbe
+    from buildds.validate.report import items_frame, validate_jbe
+
+    report = validate_jbe(items_frame(outcome.items),
+                          [e.model_dump() for e in outcome.exclusions], balance_bounds=balance)
+    outcome.validation = json.loads(report.to_json())
+    outcome.validation_md = report.to_markdown(level=2)
+    if not report.ok:
+        # A dataset that fails its schema is not exported: the report names the ids to fix.
+        if marker.exists():
+            marker.unlink()
+        return outcome
+    result = export_jbe(outcome.items, outcome.exclusions, out=out,
+                        fingerprint=outcome.fingerprint, provenance=provenance, seed=seed,
+                        validation=outcome.validation)
+    outcome.fewshot_ids = result.fewshot_ids
+    outcome.exported = True
+    cache.put("jbe-export", outcome.fingerprint,
+              {"validation": outcome.validation, "validation_md": outcome.validation_md,
+               "fewshot_ids": list(result.fewshot_ids)})
+    atomic_write_text(marker, outcome.fingerprint + "\n")
+    return outcome
