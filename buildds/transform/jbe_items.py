@@ -74,6 +74,8 @@ _SINGLE = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものは�
 _CHOOSE_TWO = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものを2個選びなさい")
 _TRUTH_TABLE = re.compile(r"(?:、|記述として)正しいものには○を?、誤っているものには×を")
 _PER_STATEMENT = re.compile(r"(?:、|検討し)(?:それぞれ)?正しい場合には1を、誤っている場合には2を選びなさい")
+_BINARY_CONDITION = re.compile(
+    r"(?:、|検討し)(?P<cond>[^、。]+?)場合には1を、[^、。]+?場合には2を選びなさい")
 _VIEW_RELATION = re.compile(r"bの見解がaの見解の(批判|根拠)となっている場合には1を、そうでない場合には2を選びなさい")
 _THEME = re.compile(r"^(?!次の)(.+?)に関する(?:次の|後記)")
 _KATAKANA_LABEL = re.compile(r"[ア-ン]")
@@ -239,8 +241,16 @@ def _classify(q: _Q) -> tuple[QuestionType, dict[str, bool], str]:
         if q.slot_mode != "per_statement":
             raise _Skip("ambiguous", "per-statement stem without per-statement slots")
         return "per_statement", _per_statement(q), _instruction(q.stem)
+    if (m := _BINARY_CONDITION.search(s)) and not re.search(r"場合には3を", s):
+        # "甲に横領罪が成立する場合には１を、成立しない場合には２を": a yes/no judgement per
+        # statement; the item asks whether the condition holds.
+        if q.slot_mode != "per_statement":
+            raise _Skip("ambiguous", "1/2 stem without per-statement slots")
+        prefix = "判例の立場に従って検討し" if "判例の立場に従って" in s else ""
+        return "per_statement", _per_statement(q), f"{prefix}{m.group('cond')}か"
     if re.search(r"場合には[123]を", s):
-        raise _Skip("ambiguous", "per-statement question that does not ask true/false")
+        raise _Skip("non_binary" if re.search(r"場合には3を", s) else "ambiguous",
+                    "per-statement question that does not ask a yes/no judgement")
     if _TRUTH_TABLE.search(s):
         return "truth_table", _truth_table(q), _instruction(q.stem)
     if "には○" in s or "には×" in s:

@@ -265,7 +265,7 @@ def test_three_way_per_statement_excluded() -> None:
             "選びなさい。（解答欄は，アからイの順に［No.１］から［No.２］）")
     ex = excluded(question(2, stem, statements("アイ", slots=[1, 2]),
                            '<slot no="1" answer="3"/><slot no="2" answer="1"/>', mode="per_statement"))
-    assert ex.reason == "ambiguous"
+    assert ex.reason == "non_binary"
 
 
 def test_per_statement_answer_not_binary_excluded() -> None:
@@ -339,3 +339,14 @@ def test_real_booklets_2015_2024(tmp_path: Path) -> None:
     summary = summarize(items, excl)
     print("\nbuildds:", json.dumps(summary, ensure_ascii=False))
     print("JBE-QA seed:", json.dumps(SEED_COUNTS, ensure_ascii=False))
+
+
+def test_binary_condition_per_statement_becomes_a_yes_no_item() -> None:
+    stem = ("次のアからウまでの各記述を判例の立場に従って検討し、甲に横領罪が成立する場合には１を、"
+            "成立しない場合には２を選びなさい。（解答欄は、アからウの順に［No.２］から［No.４］）")
+    slots = "".join(f'<slot no="{n}" answer="{a}"/>' for n, a in ((2, "1"), (3, "2"), (4, "2")))
+    items, excl = run(question(2, stem, statements("アイウ", slots=[2, 3, 4]), slots,
+                               mode="per_statement"), subject="刑法", subject_en="Penal Code")
+    assert excl == []
+    assert [i.label for i in items] == ["Y", "N", "N"]
+    assert {i.instruction for i in items} == {"判例の立場に従って検討し甲に横領罪が成立するか"}
