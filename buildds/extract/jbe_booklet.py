@@ -61,7 +61,7 @@ _TRAILING_NO = re.compile(rf"\s*{_NO}\s*$")
 _STATEMENT = re.compile(r"^([ア-ン])[．.]\s*(.*)$")
 _PART = re.compile(r"^([ａ-ｚ])[．.]\s*(.*)$")
 _NUMBERED = re.compile(r"^([１-９]|[0-9]{1,2}|１[０-９])[．.]\s*(.*)$")
-_OPTION_SPLIT = re.compile(r"(?:^|(?<=\s))([１-９]|[0-9]{1,2})[．.]")
+_OPTION_SPLIT = re.compile(r"(?:^|(?<=[^0-9０-９]))([１-９]|[0-9]{1,2})[．.]")
 _HEADING = re.compile(r"^【([^】]{1,8})】$")
 _SUBJECT_HEADER = re.compile(r"^(?:短答式試験問題集\s*)?［\s*(憲\s*法|民\s*法|刑\s*法)\s*］$")
 _SPEAKER = re.compile(
@@ -100,10 +100,34 @@ class _RawQuestion:
     lines: list[PdfLine] = field(default_factory=list)
 
 
+_OCR_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # （第１問］, 第２問〕］ → 〔第１問〕
+    (re.compile(r"^[〔（(［\[【]?\s*第\s*([0-9０-９]+)\s*問\s*[〕）)］\]】]*"), r"〔第\1問〕"),
+    (re.compile(r"解答\S?は"), "解答欄は"),  # 解答柳は
+    (re.compile(r"[【\[]+(?=［)"), ""),  # 【［No.３］
+    (re.compile(r"[\[［【]\s*No\s*[.．,，]?\s*([0-9０-９]+)\s*[\]］】]"), r"［No.\1］"),
+    (re.compile(r"^([ア-ン])\1+(?=[．.])"), r"\1"),  # エエ．
+    (re.compile(r"^工(?=[．.])"), "エ"),  # the kanji 工 for the katakana エ
+    (re.compile(r"^力(?=[．.])"), "カ"),  # 力 for カ
+    (re.compile(r"^[^\s０-９0-9〔（(［【]([ア-ン])(?=[．.])"), r"\1"),  # ツウ． (a speck)
+    (re.compile(r"(?<=[ア-ン])([１-９])。(?=[ア-ン])"), r"\1．"),  # ４。イオ in option grids
+)
+
+
+def _repair_ocr(line: PdfLine) -> PdfLine:
+    """Undo the OCR misreadings that would break the structure (not the wording): bracket
+    shapes of question headers and slot markers, a doubled statement label."""
+    text = line.text
+    for pattern, replacement in _OCR_FIXES:
+        text = pattern.sub(replacement, text)
+    return line if text == line.text else line.model_copy(update={"text": text})
+
+
 def _split_questions(doc: PdfDocument, problems: list[Problem]) -> list[_RawQuestion]:
     questions: list[_RawQuestion] = []
     for page in doc.pages:
-        for line in page.lines:
+        lines = [_repair_ocr(ln) for ln in page.lines] if page.ocr else page.lines
+        for line in lines:
             m = _QUESTION.match(line.text)
             if m:
                 questions.append(_RawQuestion(to_int(m.group(1)), to_int(m.group(2)), page.number))
@@ -162,7 +186,14 @@ def _slots_from_marker(m: re.Match[str]) -> tuple[list[int], str, tuple[str, str
 
 
 def _parse_options(text: str) -> list[tuple[int, str]]:
-    cuts = [(m.start(), m.end(), to_int(m.group(1))) for m in _OPTION_SPLIT.finditer(text)]
+    """Options on one line: ``１．ア イ ２．ア エ``. A number counts as an option number only
+    when it is the next in sequence, so ``１．５倍`` inside an option's text is safe and OCR
+    output without the tab-stop spaces (``１．アイ２．アエ``) still splits."""
+    cuts: list[tuple[int, int, int]] = []
+    for m in _OPTION_SPLIT.finditer(text):
+        number = to_int(m.group(1))
+        if not cuts or number == cuts[-1][2] + 1:
+            cuts.append((m.start(), m.end(), number))
     out = []
     for i, (_, end, number) in enumerate(cuts):
         stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
@@ -176,7 +207,8 @@ def _join_block(b: _Block) -> str:
     return "\n".join(join_wrapped(b.lines[a:z]) for a, z in zip(cuts, cuts[1:]) if a < z)
 
 
-def _build_question(raw: _RawQuestion, source: str, problems: list[Problem]) -> ExamQuestion:
+def _build_question(raw: _RawQuestion, source: str, problems: list[Problem],
+                    ocr_pages: frozenset[int] = frozenset()) -> ExamQuestion:
     lines = raw.lines
     pages = [raw.header_page] + [ln.page for ln in lines]
     idx, marker, stem = _stem_end(lines)
@@ -206,7 +238,9 @@ def _build_question(raw: _RawQuestion, source: str, problems: list[Problem]) -> 
 
     for line in body:
         text = line.text
-        indented = bool(margins) and line.bbox[0] > margins.get(line.page, 0) + 0.5 * _char_width(line)
+        # OCR boxes wander by a character or so: there, the label sequence alone decides.
+        indented = (bool(margins) and line.page not in ocr_pages
+                    and line.bbox[0] > margins.get(line.page, 0) + 0.5 * _char_width(line))
         heading = _HEADING.match(text)
         if heading:
             kind = re.sub(r"\s+", "", heading.group(1))
@@ -379,7 +413,8 @@ def parse_booklet(doc: PdfDocument, *, year: int, era: str, subject: Subject) ->
         problems.append(Problem(stage=STAGE, code="no-questions",
                                 message="no question headers 〔第１問〕 found; is this a question "
                                         "booklet (mondai)?", source=source))
-    questions = [_build_question(r, source, problems) for r in raws]
+    ocr_pages = frozenset(p.number for p in doc.pages if p.ocr)
+    questions = [_build_question(r, source, problems, ocr_pages) for r in raws]
     numbers = [q.number for q in questions]
     if numbers != list(range(1, len(numbers) + 1)):
         problems.append(Problem(stage=STAGE, code="question-numbering",

@@ -1,0 +1,69 @@
+"""The image-only booklets in ../shared/jbe/scanned go through OCR inside ``buildds jbe`` and
+come out as the same questions as their text-layer originals.
+
+Slow (OCR of 28 pages, about a minute and a half on two cores), so it runs once for both.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from buildds.export.xml import parse_exam_xml
+from buildds.extract.jbe_booklet import parse_booklet
+from buildds.extract.ocr import char_accuracy
+from buildds.extract.pdf import extract_pdf
+from buildds.jobs.jbe import build_jbe
+from buildds.schema import SUBJECTS
+from tests.conftest import shared_path
+
+SCANS = {(2024, "minpo"): "2024-minpo-mondai-scan.pdf", (2019, "kenpo"): "2019-kenpo-mondai-scan.pdf"}
+
+
+def shape(questions):
+    return [(q.number, q.slots, q.slot_mode, tuple(s.label for s in q.statements))
+            for q in questions]
+
+
+@pytest.mark.ocr
+@pytest.mark.shared
+def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
+    pdf_dir = shared_path("jbe", "pdf")
+    scan_dir = shared_path("jbe", "scanned")
+    raw = tmp_path / "raw"
+    for (year, subject), scan in SCANS.items():
+        (raw / str(year)).mkdir(parents=True)
+        (raw / str(year) / f"{subject}-mondai.pdf").symlink_to(scan_dir / scan)
+        (raw / str(year) / f"{subject}-seito.pdf").symlink_to(
+            pdf_dir / str(year) / f"{subject}-seito.pdf")
+    out = tmp_path / "out"
+    report = build_jbe(years=[2019, 2024], raw=raw, out=out, subjects=["kenpo", "minpo"],
+                       xml_only=True, progress=False)
+    built = {(p["year"], p["subject"]): p for p in report.pairs}
+    assert set(built) == set(SCANS), report.summary_line()
+    for (year, subject), pair in built.items():
+        assert pair["status"] == "ok", pair["problems"]
+        counts = pair["counts"]
+        assert counts["ocr_pages"] == counts["pages"]  # every page went through OCR
+        assert counts["ocr_confidence_pct"] >= 80
+        booklet, _ = parse_exam_xml((out / "xml" / str(year) / f"{subject}.xml").read_bytes(),
+                                    source=f"{year}/{subject}")
+        text_doc = extract_pdf(pdf_dir / str(year) / f"{subject}-mondai.pdf", ocr="never")
+        reference = parse_booklet(text_doc, year=year, era="", subject=SUBJECTS[subject])
+        got, want = shape(booklet.questions), shape(reference.questions)
+        # question numbers, answer slots and slot modes: all identical
+        assert [g[:3] for g in got] == [w[:3] for w in want]
+        same = sum(g == w for g, w in zip(got, want))
+        assert same >= 0.85 * len(want), [(g, w) for g, w in zip(got, want) if g != w]
+        # character accuracy of the statements against the text layer
+        ocr_text = "".join(s.text for q in booklet.questions for s in q.statements)
+        ref_text = "".join(s.text for q in reference.questions for s in q.statements)
+        accuracy = char_accuracy(ocr_text, ref_text)
+        print(f"{year} {subject}: {same}/{len(want)} questions identical in structure, "
+              f"statement character accuracy {accuracy:.4f}, OCR confidence "
+              f"{counts['ocr_confidence_pct']}%")
+        assert accuracy >= 0.95
+    data = json.loads((out / "report.json").read_text("utf-8"))
+    assert data["totals"]["failed"] == 0
