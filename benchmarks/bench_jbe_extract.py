@@ -3,9 +3,9 @@
 Measured in one run, on the same files:
 
 * floor   — pypdfium2 alone: open each PDF, get_text_range() of every page (one process);
-* cold    — ``build_jbe`` with the cache off (extract + parse + key + reconcile + XML + XSD),
+* cold    — ``build_jbe(xml_only=True)`` with the cache off (extract + parse + key + reconcile + XML + XSD),
             with 1 process and with the default (one per core);
-* warm    — ``buildds jbe`` as a command (interpreter start included) with nothing changed.
+* warm    — ``buildds jbe --xml-only`` as a command (interpreter start included) with nothing changed.
 
 Target: cold within 3× of the floor; warm under 1 s. Usage:
 
@@ -48,7 +48,8 @@ def cold(raw: Path, processes: int | None) -> float:
     with tempfile.TemporaryDirectory() as out:
         t = time.perf_counter()
         report = build_jbe(years=list(range(2015, 2025)), raw=raw, out=Path(out),
-                           processes=processes, use_cache=False, progress=False)
+                           processes=processes, use_cache=False, progress=False,
+                           xml_only=True)
         took = time.perf_counter() - t
         assert report.xml_files == 30, report.summary_line()
     return took
@@ -56,7 +57,8 @@ def cold(raw: Path, processes: int | None) -> float:
 
 def warm(raw: Path) -> float:
     with tempfile.TemporaryDirectory() as out:
-        cmd = ["buildds", "jbe", "--years", "2015-2024", "--raw", str(raw), "--out", out, "-q"]
+        cmd = ["buildds", "jbe", "--xml-only", "--years", "2015-2024", "--raw", str(raw), "--out",
+               out, "-q"]
         subprocess.run(cmd, check=True, capture_output=True)
         t = time.perf_counter()
         res = subprocess.run(cmd, check=True, capture_output=True, text=True)

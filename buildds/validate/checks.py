@@ -28,6 +28,7 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 import pandas as pd
+import regex
 
 from buildds.validate.schemas import SUBJECT_JP, id_sort_key, year_sort_key
 
@@ -93,7 +94,10 @@ _CLOSERS = {"）": "（", ")": "（", "」": "「", "』": "『", "】": "【", 
 _END_OK = re.compile(r"。[」』）)】〕”’]*$")
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff10-\uff19\uff21-\uff5a"
 _SPACED = re.compile(rf"[{_CJK}] +[{_CJK}]")
-_ALLOWED_CONTROLS = {"\n", "\t"}
+# One regex pass per text instead of a unicodedata call per character (3,000 items with long
+# lead-ins: 0.9 s → a few ms).
+_BAD_CHAR = regex.compile(r"[\p{Cc}\ufffd--[\n\t]]", regex.V1)
+_INVISIBLE = regex.compile(r"[\p{Cf}\p{Co}]")
 _REFERENCE = re.compile(r"[（(〔【]参照条文[）)〕】]")
 
 
@@ -156,9 +160,7 @@ def space_in_japanese(text: str) -> str | None:
 
 def bad_characters(text: str) -> str | None:
     """U+FFFD (a failed decode) or control characters other than newline and tab."""
-    bad = sorted({ch for ch in text
-                  if ch == "\ufffd" or (unicodedata.category(ch) == "Cc"
-                                        and ch not in _ALLOWED_CONTROLS)})
+    bad = sorted(set(_BAD_CHAR.findall(text)))
     if not bad:
         return None
     return "contains " + ", ".join(f"U+{ord(ch):04X}" for ch in bad)
@@ -167,7 +169,7 @@ def bad_characters(text: str) -> str | None:
 def invisible_characters(text: str) -> str | None:
     """Zero-width / format characters (U+200B, U+FEFF …) and private-use code points
     (gaiji the PDF mapped into the private-use area)."""
-    bad = sorted({ch for ch in text if unicodedata.category(ch) in ("Cf", "Co")})
+    bad = sorted(set(_INVISIBLE.findall(text)))
     if not bad:
         return None
     return "contains " + ", ".join(f"U+{ord(ch):04X}" for ch in bad)
