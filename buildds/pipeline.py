@@ -32,6 +32,7 @@ __all__ = [
     "sha256_bytes",
     "sha256_file",
     "cache_key",
+    "hash_files",
     "canonical_json",
     "Cache",
     "StageStats",
@@ -88,6 +89,17 @@ def atomic_write_text(path: str | Path, text: str) -> bool:
 
 def canonical_json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def hash_files(root: str | Path, names: Sequence[str]) -> str:
+    """A short hash of the named files under ``root`` (names included; a missing file
+    counts as empty): the code version of a stage, so editing its code invalidates its cache."""
+    h = hashlib.sha256()
+    for rel in names:
+        path = Path(root) / rel
+        h.update(rel.encode())
+        h.update(path.read_bytes() if path.exists() else b"")
+    return h.hexdigest()[:16]
 
 
 def cache_key(stage: str, version: str, inputs: Sequence[str], options: dict[str, Any]) -> str:

@@ -47,6 +47,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
+from buildds.extract.jbe_raw import year_of_era
 from buildds.pipeline import sha256_bytes, sha256_file
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 
@@ -93,8 +94,6 @@ FIELD_DOCS = {
     "is_fewshot": "true for the four few-shot exemplars: leave them out of scoring",
 }
 
-_ERA_BASE = {"昭和": 1925, "平成": 1988, "令和": 2018}
-_ERA_RE = re.compile(r"^(昭和|平成|令和)(元|\d+)年$")
 _ID_RE = re.compile(r"^(?P<year>[^-]+)-(?P<subject>[^-]+)-(?P<q>\d+)(?:-(?P<s>\d+))?$")
 _SUBJECT_RANK = {name: rank for rank, s in enumerate(SUBJECTS.values()) for name in (s.jp, s.en)}
 _LAST = 1 << 30
@@ -132,11 +131,7 @@ class ExportResult:
 # --------------------------------------------------------------------------- ordering
 def era_to_gregorian(era_year: str) -> int | None:
     """``令和６年`` → 2024, ``令和元年`` → 2019, ``平成27年`` → 2015; None when unknown."""
-    m = _ERA_RE.match(unicodedata.normalize("NFKC", era_year).strip())
-    if not m:
-        return None
-    n = 1 if m.group(2) == "元" else int(m.group(2))
-    return _ERA_BASE[m.group(1)] + n
+    return year_of_era(era_year)
 
 
 def _id_key(id_: str, year: str | None, subject: str) -> tuple[Any, ...]:

@@ -9,6 +9,7 @@ used silently.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,11 +17,13 @@ from buildds.errors import ExtractError
 from buildds.pipeline import sha256_file
 from buildds.schema import SUBJECTS, Problem
 
-__all__ = ["ExamFiles", "discover_exam_files", "era_of", "era_fullwidth", "FIRST_YEAR"]
+__all__ = ["ExamFiles", "discover_exam_files", "era_of", "era_fullwidth", "year_of_era",
+           "FIRST_YEAR"]
 
 #: The earliest exam year the parsers know (the seed's range starts here).
 FIRST_YEAR = 2015
 _FW = str.maketrans("0123456789", "０１２３４５６７８９")
+_HW = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
 def era_of(year: int) -> str:
@@ -33,6 +36,21 @@ def era_of(year: int) -> str:
         n = year - 1988
         return "平成元年" if n == 1 else f"平成{n}年"
     raise ValueError(f"no era known for {year}")
+
+
+_ERA_BASE = {"平成": 1988, "令和": 2018}
+_ERA_YEAR = re.compile(r"^(平成|令和)([0-9]+|元)年")
+
+
+def year_of_era(text: str) -> int | None:
+    """The inverse of :func:`era_of`, for full- or half-width digits: ``令和６年`` → 2024,
+    ``令和元年`` → 2019, ``平成27年`` → 2015; None when ``text`` does not start with one."""
+    if not isinstance(text, str):
+        return None
+    m = _ERA_YEAR.match(text.translate(_HW).strip())
+    if not m:
+        return None
+    return _ERA_BASE[m.group(1)] + (1 if m.group(2) == "元" else int(m.group(2)))
 
 
 def era_fullwidth(year: int) -> str:

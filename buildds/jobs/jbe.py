@@ -33,6 +33,7 @@ from buildds.pipeline import (
     atomic_write_bytes,
     atomic_write_text,
     cache_key,
+    hash_files,
     run_parallel,
     sha256_file,
 )
@@ -60,14 +61,7 @@ _CODE_FILES = (
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """Hash of the code that produces the XML: editing any of it invalidates the cache."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for rel in _CODE_FILES:
-        path = _PACKAGE / rel
-        h.update(rel.encode())
-        h.update(path.read_bytes() if path.exists() else b"")
-    return h.hexdigest()[:16]
+    return hash_files(_PACKAGE, _CODE_FILES)
 
 
 @dataclass(frozen=True)
@@ -207,9 +201,8 @@ class JbeReport:
 
 
 def _progress(enabled: bool, total: int):  # type: ignore[no-untyped-def]
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-        TimeElapsedColumn
     from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     progress = Progress(TextColumn("[bold]jbe[/] {task.description}"), BarColumn(),
                         MofNCompleteColumn(), TimeElapsedColumn(),

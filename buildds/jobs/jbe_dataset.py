@@ -11,7 +11,6 @@ even imported then).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from buildds.extract.jbe_raw import era_fullwidth
-from buildds.pipeline import Cache, atomic_write_text, cache_key, canonical_json, sha256_bytes
+from buildds.pipeline import (
+    Cache,
+    atomic_write_text,
+    cache_key,
+    canonical_json,
+    hash_files,
+    sha256_bytes,
+)
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 from buildds.transform.corrections import (
     Correction,
@@ -39,18 +45,9 @@ _EXPORT_CODE = ("export/hf.py", "export/cards/jbe.md.j2", "validate/report.py",
 MARKER = ".dataset-fingerprint"
 
 
-def _hash_files(names: tuple[str, ...]) -> str:
-    h = hashlib.sha256()
-    for rel in names:
-        path = _PACKAGE / rel
-        h.update(rel.encode())
-        h.update(path.read_bytes() if path.exists() else b"")
-    return h.hexdigest()[:16]
-
-
 @lru_cache(maxsize=1)
 def items_code_version() -> str:
-    return _hash_files(_CODE_FILES)
+    return hash_files(_PACKAGE, _CODE_FILES)
 
 
 @dataclass
@@ -136,7 +133,7 @@ def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: li
         "items": [i.model_dump(mode="json") for i in outcome.items],
         "exclusions": [e.model_dump(mode="json") for e in outcome.exclusions],
         "seed": seed, "balance": list(balance), "provenance": provenance,
-        "code": [items_code_version(), _hash_files(_EXPORT_CODE)],
+        "code": [items_code_version(), hash_files(_PACKAGE, _EXPORT_CODE)],
     })
     outcome.fingerprint = sha256_bytes(payload.encode("utf-8"))[:32]
 

@@ -23,11 +23,11 @@ from buildds.schema import (
     ExamBooklet,
     ExamQuestion,
     JbeExclusion,
-    LeadIn,
-    Option,
     JbeExclusionReason,
     JbeItem,
     JbeQuestionType,
+    LeadIn,
+    Option,
     Statement,
 )
 

@@ -13,13 +13,13 @@ Cross-column rules are dataframe-level checks whose names say what they test
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any, get_args
 
 import numpy as np
 import pandas as pd
 
 from buildds.errors import MissingDependency
+from buildds.extract.jbe_raw import year_of_era
 from buildds.schema import SUBJECTS, JbeExclusionReason, JbeQuestionType
 
 try:  # pandera >= 0.24 has the pandas API under pandera.pandas
@@ -63,17 +63,9 @@ DATAFRAME_CHECK_COLUMNS: dict[str, str] = {
 }
 
 _ID_RE = re.compile(ID_PATTERN)
-_ERA_BASE = {"平成": 1988, "令和": 2018}
-_ERA_RE = re.compile(r"^(平成|令和)([０-９0-9]+|元)年")
-
-
 def era_year_to_gregorian(year: str) -> int | None:
     """``令和６年`` → 2024, ``令和元年`` → 2019, ``平成２７年`` → 2015; None if not an era year."""
-    m = _ERA_RE.match(year) if isinstance(year, str) else None
-    if not m:
-        return None
-    n = 1 if m.group(2) == "元" else int(unicodedata.normalize("NFKC", m.group(2)))
-    return _ERA_BASE[m.group(1)] + n
+    return year_of_era(year)
 
 
 def year_sort_key(year: Any) -> tuple[int, str]:
