@@ -40,3 +40,21 @@ def check_golden(name: str, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8"), f"output differs from golden file {path}"
+
+
+def simple_pdf_bytes(*lines: str, **canvas_kw: object) -> bytes:
+    """A one-page A4 PDF with a text layer (Helvetica lines), made with reportlab;
+    ``canvas_kw`` goes to the Canvas (e.g. ``encrypt=``)."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, invariant=1, **canvas_kw)  # type: ignore[arg-type]
+    c.setFont("Helvetica", 12)
+    for i, line in enumerate(lines):
+        c.drawString(72, 700 - 20 * i, line)
+    c.showPage()
+    c.save()
+    return buf.getvalue()

@@ -8,25 +8,17 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.pdfencrypt import StandardEncryption
-from reportlab.pdfgen.canvas import Canvas
 
 from buildds.errors import BuildError, ExtractError, PdfError
 from buildds.extract.pdf import extract_pdf, open_pdf
+from tests.conftest import simple_pdf_bytes
 
 TEXT = "Hello from a generated PDF"
 
 
 def good_pdf_bytes(**canvas_kw) -> bytes:  # type: ignore[no-untyped-def]
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=A4, invariant=1, **canvas_kw)
-    c.setFont("Helvetica", 12)
-    c.drawString(72, 700, TEXT)
-    c.drawString(72, 680, "A second line so the page has a text layer")
-    c.showPage()
-    c.save()
-    return buf.getvalue()
+    return simple_pdf_bytes(TEXT, "A second line so the page has a text layer", **canvas_kw)
 
 
 def png_bytes() -> bytes:

@@ -7,7 +7,6 @@ that need the sample skip with a reason when it has not been generated.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -16,15 +15,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.pdfencrypt import StandardEncryption
-from reportlab.pdfgen.canvas import Canvas
 
 from buildds.cli import main
 from buildds.errors import BuildError, PdfError
 from buildds.jobs.jbe import JbeReport, build_jbe
 from buildds.pipeline import sha256_file
-from tests.conftest import REPO
+from tests.conftest import REPO, simple_pdf_bytes
 
 SAMPLE_ROOT = REPO / "buildds" / "sample" / "pdf"
 YEAR = 2025
@@ -91,14 +88,7 @@ def assert_clean(out: Path) -> None:
 
 
 def simple_pdf(text: str = "Not a bar exam booklet", **canvas_kw: Any) -> bytes:
-    buf = io.BytesIO()
-    c = Canvas(buf, pagesize=A4, invariant=1, **canvas_kw)
-    c.setFont("Helvetica", 12)
-    c.drawString(72, 700, text)
-    c.drawString(72, 680, "with a second line of text")
-    c.showPage()
-    c.save()
-    return buf.getvalue()
+    return simple_pdf_bytes(text, "with a second line of text", **canvas_kw)
 
 
 def corrupt_bytes() -> bytes:
