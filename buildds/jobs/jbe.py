@@ -47,7 +47,7 @@ __all__ = ["build_jbe", "JbeReport", "build_pair", "code_version"]
 STAGE = "jbe-xml"
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
-    "schema.py",
+    "schema/core.py",
     "extract/pdf.py",
     "extract/ocr.py",
     "extract/jbe_booklet.py",

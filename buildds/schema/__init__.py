@@ -1,0 +1,18 @@
+"""Every record type buildds passes between stages — one package, one module per domain.
+
+Stages import records from ``buildds.schema``; they never redefine them.
+
+* :mod:`.core` — provenance, problems, PDF text, the JBE exam and its items;
+* :mod:`.contracts` — normalised contract documents (blocks, tracked changes, comments) and
+  clauses;
+* :mod:`.judgments` — criminal judgments, statute profiles, injected errors.
+"""
+
+from buildds.schema.contracts import *  # noqa: F403
+from buildds.schema.contracts import __all__ as _contracts_all
+from buildds.schema.core import *  # noqa: F403
+from buildds.schema.core import __all__ as _core_all
+from buildds.schema.judgments import *  # noqa: F403
+from buildds.schema.judgments import __all__ as _judgments_all
+
+__all__ = [*_core_all, *_contracts_all, *_judgments_all]
