@@ -5,7 +5,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
 * :mod:`.core` — provenance, problems, PDF text, the JBE exam and its items;
 * :mod:`.contracts` — normalised contract documents (blocks, tracked changes, comments) and
   clauses;
-* :mod:`.judgments` — criminal judgments, statute profiles, injected errors.
+* :mod:`.judgments` — criminal judgments and injected errors;
+* :mod:`.statutes` — statute profiles (sentencing tiers, fine rules).
 """
 
 from buildds.schema.contracts import *  # noqa: F403
@@ -14,5 +15,7 @@ from buildds.schema.core import *  # noqa: F403
 from buildds.schema.core import __all__ as _core_all
 from buildds.schema.judgments import *  # noqa: F403
 from buildds.schema.judgments import __all__ as _judgments_all
+from buildds.schema.statutes import *  # noqa: F403
+from buildds.schema.statutes import __all__ as _statutes_all
 
-__all__ = [*_core_all, *_contracts_all, *_judgments_all]
+__all__ = [*_core_all, *_contracts_all, *_judgments_all, *_statutes_all]
