@@ -50,6 +50,7 @@ _CODE_FILES = (
     "schema/core.py",
     "extract/pdf.py",
     "extract/ocr.py",
+    "extract/ocr_text.py",
     "extract/jbe_booklet.py",
     "extract/jbe_answers.py",
     "export/xml.py",
