@@ -1,7 +1,184 @@
 """Criminal judgments, statute profiles and injected errors (AR-Bench, seed 003).
 
-Records are added here by the judgments and error-injection stages."""
+Records are added here by the judgments and error-injection stages.
+
+Offsets: every :class:`Span` of a :class:`Judgment` indexes ``Judgment.full_text`` (Python
+string indices, end exclusive) and carries the text it covers, so an injector can edit by
+span and anyone can check (or undo) the edit: ``full_text[s.start:s.end] == s.text``. The
+``Judgment`` validator enforces that for every span it holds. For CAIL records
+``full_text`` is the fact text (CAIL has no reasoning or judgment part).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import model_validator
+
+from buildds.schema.core import Frozen, Problem, Source
+
+__all__ = [
+    "CUSTODIAL_KINDS",
+    "FACTOR_KINDS",
+    "ArticleRef",
+    "ChargeRef",
+    "FactorKind",
+    "Judgment",
+    "JudgmentReject",
+    "JudgmentRejectReason",
+    "Sentence",
+    "SentenceKind",
+    "SentencingFactor",
+    "Span",
+]
+
+
+class Span(Frozen):
+    """A stretch of ``Judgment.full_text``: ``full_text[start:end] == text``."""
+
+    start: int
+    end: int
+    text: str
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Span:
+        if not 0 <= self.start <= self.end or self.end - self.start != len(self.text):
+            raise ValueError(f"span [{self.start}, {self.end}) does not fit its text {self.text!r}")
+        return self
+
+    def shifted(self, offset: int) -> Span:
+        return Span(start=self.start + offset, end=self.end + offset, text=self.text)
+
+
+FactorKind = Literal["自首", "坦白", "立功", "累犯", "从犯", "胁从犯", "未遂", "中止", "预备",
+                     "认罪认罚", "谅解", "退赃退赔", "初犯偶犯", "未成年", "其他"]
+FACTOR_KINDS: tuple[str, ...] = FactorKind.__args__  # type: ignore[attr-defined]
+
+
+class SentencingFactor(Frozen):
+    """A sentencing circumstance found in the text.
+
+    ``span`` covers the keyword (``自首``, ``如实供述`` …); ``clause`` the clause around it
+    (between ，。； marks), which is what an E4 injector deletes to hide the factor."""
+
+    kind: FactorKind
+    mitigating: bool
+    span: Span
+    clause: Span | None = None
+
+
+SentenceKind = Literal["有期徒刑", "拘役", "管制", "无期徒刑", "死刑", "免予刑事处罚", "单处罚金",
+                       "none"]
+#: kinds that carry a term in months
+CUSTODIAL_KINDS: frozenset[str] = frozenset({"有期徒刑", "拘役", "管制"})
+
+
+class Sentence(Frozen):
+    """The main penalty of the judgment (the 决定执行 one when sentences are combined).
+
+    ``span`` covers the whole penalty clause (``有期徒刑三年，缓刑四年，并处罚金人民币二万元``);
+    ``kind_span`` the penalty word, ``term_span`` the term (``三年``), ``probation_span``
+    the probation term, ``fine_span`` the fine amount (``二万元``, without 人民币).
+    ``fine_kind`` is the statute's fine regime (E5 fixed / E6 proportional); the parser only
+    sees the amount, so it writes ``"unknown"`` when there is a fine and ``None`` otherwise —
+    the statute profiles decide. CAIL sentences come from its meta (no spans); CAIL does
+    not separate 拘役 from 有期徒刑, so a CAIL term is recorded as 有期徒刑."""
+
+    kind: SentenceKind
+    months: int | None = None
+    probation_months: int | None = None
+    fine_yuan: int | None = None
+    fine_kind: Literal["fixed", "proportional", "unknown"] | None = None
+    span: Span | None = None
+    kind_span: Span | None = None
+    term_span: Span | None = None
+    probation_span: Span | None = None
+    fine_span: Span | None = None
+
+    def spans(self) -> Iterator[Span]:
+        for s in (self.span, self.kind_span, self.term_span, self.probation_span, self.fine_span):
+            if s is not None:
+                yield s
+
+
+class ArticleRef(Frozen):
+    """One cited article of the Criminal Law: ``第六十七条第三款`` → 67 with its span."""
+
+    number: int
+    span: Span
+
+
+class ChargeRef(Frozen):
+    """One mention of a charge in the judgment part; ``span`` covers the name without 罪
+    (``诈骗`` in ``犯诈骗罪``), so replacing it keeps the sentence grammatical."""
+
+    name: str
+    span: Span
+
+
+class Judgment(Frozen):
+    """One single-defendant criminal judgment (JuDGE full text or CAIL facts + meta)."""
+
+    id: str
+    source: Source
+    dataset: Literal["judge", "cail"]
+    #: 1-based line number in the source file
+    line: int
+    facts: str
+    reasoning: str
+    #: the 判决如下 part (up to the appeal notice / signatures)
+    judgment: str
+    full_text: str
+    facts_span: Span | None = None
+    reasoning_span: Span | None = None
+    judgment_span: Span | None = None
+    #: charge names without 罪, in order of first mention
+    charges: tuple[str, ...] = ()
+    charge_refs: tuple[ChargeRef, ...] = ()
+    #: Criminal Law article numbers, in order of first citation
+    articles: tuple[int, ...] = ()
+    article_refs: tuple[ArticleRef, ...] = ()
+    sentence: Sentence
+    sentence_from: Literal["text", "meta"] = "text"
+    amount_involved_yuan: int | None = None
+    amount_span: Span | None = None
+    factors: tuple[SentencingFactor, ...] = ()
+    defendants: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    def spans(self) -> Iterator[Span]:
+        for s in (self.facts_span, self.reasoning_span, self.judgment_span, self.amount_span):
+            if s is not None:
+                yield s
+        for c in self.charge_refs:
+            yield c.span
+        for a in self.article_refs:
+            yield a.span
+        yield from self.sentence.spans()
+        for f in self.factors:
+            yield f.span
+            if f.clause is not None:
+                yield f.clause
+
+    @model_validator(mode="after")
+    def _spans_match_text(self) -> Judgment:
+        for s in self.spans():
+            if self.full_text[s.start:s.end] != s.text:
+                raise ValueError(f"{self.id}: span [{s.start}, {s.end}) is not {s.text!r}")
+        return self
+
+
+JudgmentRejectReason = Literal["malformed_json", "missing_field", "multi_defendant",
+                               "no_defendant"]
+
+
+class JudgmentReject(Frozen):
+    """A source record that did not become a :class:`Judgment`, and why."""
+
+    dataset: Literal["judge", "cail"]
+    source: str
+    line: int
+    id: str | None = None
+    reason: JudgmentRejectReason
+    message: str
