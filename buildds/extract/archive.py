@@ -1,0 +1,207 @@
+"""Open an Office Open XML package (.docx) safely.
+
+Everything is checked *before* any member is decompressed:
+
+* the file is a zip (otherwise: "not a Word file (it starts like …)"), and not an OLE2
+  compound file (a password-protected .docx is an OLE2 "EncryptedPackage");
+* at most ``max_members`` members, the sum of their declared uncompressed sizes is at most
+  ``max_total`` bytes and no member expands more than ``max_ratio`` times (zip bombs);
+* no member name is absolute or contains ``..`` (path traversal);
+* ``[Content_Types].xml`` and ``word/document.xml`` exist.
+
+Reading a member streams it with a hard cap (its declared size, and the total budget), so a
+lying central directory cannot make us inflate more than we checked. XML parts are parsed
+with :func:`buildds.export.xml.safe_parser` (no DTD, no entity expansion, no network).
+Every failure is an :class:`~buildds.errors.ExtractError` naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import posixpath
+import re
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Self
+
+from lxml import etree
+
+from buildds.errors import ExtractError
+from buildds.export.xml import safe_parser
+
+__all__ = ["MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "open_ooxml"]
+
+MAX_TOTAL = 200 * 1024 * 1024
+MAX_RATIO = 100
+MAX_MEMBERS = 10_000
+#: members smaller than this are not ratio-checked (tiny repetitive XML compresses a lot)
+_RATIO_MIN_SIZE = 1024 * 1024
+
+OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+REQUIRED_PARTS = ("[Content_Types].xml", "word/document.xml")
+_REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_CHUNK = 64 * 1024
+
+
+def _sniff(data: bytes) -> str:
+    from buildds.extract.pdf import _sniff as pdf_sniff
+
+    if data.startswith(b"%PDF-"):
+        return "a PDF"
+    return pdf_sniff(data)
+
+
+class OoxmlPackage:
+    """A checked .docx package held in memory. Members are read lazily, with a cap."""
+
+    def __init__(self, data: bytes, zf: zipfile.ZipFile, *, name: str, max_total: int):
+        self.name = name
+        self.sha256 = hashlib.sha256(data).hexdigest()
+        self._zf = zf
+        self._infos = {i.filename: i for i in zf.infolist() if not i.is_dir()}
+        self._lower = {n.lower(): n for n in self._infos}
+        self._budget = max_total
+
+    # ------------------------------------------------------------------ members
+    @property
+    def names(self) -> list[str]:
+        return list(self._infos)
+
+    def _resolve(self, name: str) -> str | None:
+        name = name.lstrip("/")
+        if name in self._infos:
+            return name
+        return self._lower.get(name.lower())
+
+    def has(self, name: str) -> bool:
+        return self._resolve(name) is not None
+
+    def read(self, name: str) -> bytes:
+        """The member's bytes, streamed with a hard cap (declared size and total budget)."""
+        real = self._resolve(name)
+        if real is None:
+            raise ExtractError(f"missing part {name}", source=self.name)
+        info = self._infos[real]
+        cap = min(info.file_size, self._budget)
+        buf = bytearray()
+        try:
+            with self._zf.open(info) as fh:
+                while True:
+                    chunk = fh.read(_CHUNK)
+                    if not chunk:
+                        break
+                    buf += chunk
+                    if len(buf) > cap:
+                        raise ExtractError(
+                            f"part {real} inflates beyond its declared size or the size "
+                            f"budget ({cap} bytes): refusing (zip bomb?)", source=self.name)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+            raise ExtractError(f"part {real} is corrupt ({exc})", source=self.name) from exc
+        self._budget -= len(buf)
+        return bytes(buf)
+
+    def xml(self, name: str) -> etree._Element:
+        """Parse an XML part safely (no DTD, no entity resolution, no network)."""
+        data = self.read(name)
+        try:
+            return etree.fromstring(data, parser=safe_parser())
+        except etree.XMLSyntaxError as exc:
+            raise ExtractError(f"part {name} is not well-formed XML: {exc.msg} "
+                               f"(line {exc.lineno})", source=self.name) from exc
+
+    def rels(self, part: str) -> dict[str, tuple[str, str]]:
+        """Relationships of a part: id → (type, target part name or external URL)."""
+        folder, base = posixpath.split(part.lstrip("/"))
+        rels_name = posixpath.join(folder, "_rels", base + ".rels")
+        if not self.has(rels_name):
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        for rel in self.xml(rels_name).iter(f"{{{_REL_NS}}}Relationship"):
+            rid, typ, target = rel.get("Id"), rel.get("Type", ""), rel.get("Target", "")
+            if rid is None:
+                continue
+            if rel.get("TargetMode") != "External":
+                if target.startswith("/"):
+                    target = target.lstrip("/")
+                else:
+                    target = posixpath.normpath(posixpath.join(folder, target))
+            out[rid] = (typ, target)
+        return out
+
+    def close(self) -> None:
+        self._zf.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def _unsafe_name(name: str) -> bool:
+    if name.startswith(("/", "\\")) or _DRIVE.match(name):
+        return True
+    return ".." in re.split(r"[/\\]", name)
+
+
+def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: int = MAX_TOTAL,
+               max_ratio: float = MAX_RATIO, max_members: int = MAX_MEMBERS) -> OoxmlPackage:
+    """Open and check a .docx; raise :class:`ExtractError` naming the file when it is not a
+    readable, safe Word package."""
+    name = source_path or str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ExtractError(f"cannot read file ({exc.strerror or exc})", source=name) from exc
+    if not data:
+        raise ExtractError("file is empty (0 bytes)", source=name)
+    if data.startswith(OLE2_MAGIC):
+        if "EncryptedPackage".encode("utf-16-le") in data:
+            raise ExtractError("password-protected (encrypted) Office file: save an "
+                               "unprotected copy first", source=name)
+        raise ExtractError("not a .docx: an OLE2 compound file (a legacy .doc, or a "
+                           "password-protected Office file); save it as an unprotected .docx",
+                           source=name)
+    if not data.startswith(b"PK"):
+        raise ExtractError(f"not a Word file (it starts like {_sniff(data)})", source=name)
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        raise ExtractError(f"not a Word file: broken or truncated zip archive ({exc})",
+                           source=name) from exc
+    try:
+        infos = zf.infolist()
+        if len(infos) > max_members:
+            raise ExtractError(f"zip has {len(infos)} members (limit {max_members}): refusing",
+                               source=name)
+        total = 0
+        for info in infos:
+            if _unsafe_name(info.filename):
+                raise ExtractError(f"unsafe member name {info.filename!r} (absolute path or "
+                                   "'..'): refusing", source=name)
+            if info.flag_bits & 0x1:
+                raise ExtractError(f"member {info.filename} is encrypted (password-protected "
+                                   "zip)", source=name)
+            total += info.file_size
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size >= _RATIO_MIN_SIZE and ratio > max_ratio:
+                raise ExtractError(
+                    f"member {info.filename} expands {info.compress_size} → {info.file_size} "
+                    f"bytes (ratio {ratio:.0f}, limit {max_ratio}): refusing (zip bomb?)",
+                    source=name)
+        if total > max_total:
+            raise ExtractError(f"members expand to {total} bytes in total (limit {max_total}): "
+                               "refusing (zip bomb?)", source=name)
+        pkg = OoxmlPackage(data, zf, name=name, max_total=max_total)
+        for part in REQUIRED_PARTS:
+            if not pkg.has(part):
+                raise ExtractError(f"not a Word file: missing part {part}", source=name)
+        return pkg
+    except BaseException:
+        zf.close()
+        raise
