@@ -24,7 +24,7 @@ import re
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Self
+from typing import Literal, Self
 
 from lxml import etree
 
@@ -205,3 +205,29 @@ def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: i
     except BaseException:
         zf.close()
         raise
+
+
+# --------------------------------------------------------------------------- WordprocessingML names
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+View = Literal["accepted", "original"]
+VIEWS: tuple[View, View] = ("accepted", "original")
+
+
+def w_tag(tag: str) -> str:
+    return f"{{{W}}}{tag}"
+
+
+def w_val(el: etree._Element | None, attr: str = "val") -> str | None:
+    return None if el is None else el.get(w_tag(attr))
+
+
+def local_name(el: etree._Element) -> tuple[str, str]:
+    tag = el.tag
+    if not isinstance(tag, str):
+        return "", ""
+    if tag.startswith("{"):
+        ns, _, name = tag[1:].partition("}")
+        return ns, name
+    return "", tag

@@ -24,352 +24,30 @@ Odd but readable content gives :class:`Problem` warnings; unreadable files raise
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from lxml import etree
 
 from buildds.errors import ExtractError
-from buildds.extract.archive import OoxmlPackage, open_ooxml
+from buildds.extract.archive import (
+    VIEWS,
+    M,
+    OoxmlPackage,
+    R,
+    View,
+    W,
+    local_name,
+    open_ooxml,
+    w_tag,
+    w_val,
+)
+from buildds.extract.docx_numbering import Counters, Numbering, Styles, format_number, join_number
 from buildds.schema.contracts import Comment, ContractDocument, DocBlock, Revision
 from buildds.schema.core import Problem, Source
 
 __all__ = ["extract_docx", "format_number"]
-
-W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
-R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-View = Literal["accepted", "original"]
-VIEWS: tuple[View, View] = ("accepted", "original")
-
-
-def _w(tag: str) -> str:
-    return f"{{{W}}}{tag}"
-
-
-def _val(el: etree._Element | None, attr: str = "val") -> str | None:
-    return None if el is None else el.get(_w(attr))
-
-
-def _local(el: etree._Element) -> tuple[str, str]:
-    tag = el.tag
-    if not isinstance(tag, str):
-        return "", ""
-    if tag.startswith("{"):
-        ns, _, name = tag[1:].partition("}")
-        return ns, name
-    return "", tag
-
-
-# --------------------------------------------------------------------------- number formats
-_FULL = str.maketrans("0123456789", "０１２３４５６７８９")
-_KANJI = "〇一二三四五六七八九"
-_AIUEO = "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン"
-_AIUEO_HALF = "ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜｦﾝ"
-_IROHA = "イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセス"
-_TO_HALF = dict(zip(_AIUEO, _AIUEO_HALF, strict=True))
-_CIRCLED = ("".join(chr(c) for c in range(0x2460, 0x2474))
-            + "".join(chr(c) for c in range(0x3251, 0x3260))
-            + "".join(chr(c) for c in range(0x32B1, 0x32C0)))
-_TRADITIONAL = "甲乙丙丁戊己庚辛壬癸"
-_ZODIAC = "子丑寅卯辰巳午未申酉戌亥"
-_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
-
-
-def _kanji_count(n: int) -> str:
-    if n <= 0:
-        return _KANJI[0] if n == 0 else str(n)
-    out = ""
-    if n >= 10000:
-        out += _kanji_count(n // 10000) + "万"
-        n %= 10000
-    for value, ch in ((1000, "千"), (100, "百"), (10, "十")):
-        q, n = divmod(n, value)
-        if q:
-            out += ("" if q == 1 else _KANJI[q]) + ch
-    return out + (_KANJI[n] if n else "")
-
-
-def _roman(n: int) -> str:
-    if not 0 < n < 4000:
-        return str(n)
-    out = ""
-    for value, sym in _ROMAN:
-        q, n = divmod(n, value)
-        out += sym * q
-    return out
-
-
-def _cyclic(n: int, alphabet: str) -> str:
-    return alphabet[(n - 1) % len(alphabet)] if n > 0 else str(n)
-
-
-def format_number(n: int, fmt: str) -> str:
-    """Render counter ``n`` in Word's ``w:numFmt`` ``fmt`` (unknown formats → decimal)."""
-    if fmt in ("decimalFullWidth", "decimalFullWidth2"):
-        return str(n).translate(_FULL)
-    if fmt == "decimalZero":
-        return f"{n:02d}"
-    if fmt in ("upperRoman", "lowerRoman"):
-        r = _roman(n)
-        return r if fmt == "upperRoman" else r.lower()
-    if fmt in ("upperLetter", "lowerLetter"):
-        if n <= 0:
-            return str(n)
-        letter = chr(ord("A") + (n - 1) % 26) * ((n - 1) // 26 + 1)
-        return letter if fmt == "upperLetter" else letter.lower()
-    if fmt == "ordinal":
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{n}{suffix}"
-    if fmt in ("japaneseCounting", "chineseCounting", "chineseCountingThousand",
-               "taiwaneseCounting", "ideographLegalTraditional"):
-        return _kanji_count(n)
-    if fmt == "japaneseLegal":
-        return _kanji_count(n).translate(str.maketrans("一二三十", "壱弐参拾"))
-    if fmt in ("japaneseDigitalTenThousand", "ideographDigital", "taiwaneseDigital"):
-        return "".join(_KANJI[int(d)] for d in str(n)) if n >= 0 else str(n)
-    if fmt == "aiueoFullWidth":
-        return _cyclic(n, _AIUEO)
-    if fmt == "aiueo":
-        return _cyclic(n, _AIUEO_HALF)
-    if fmt == "irohaFullWidth":
-        return _cyclic(n, _IROHA)
-    if fmt == "iroha":
-        return "".join(_TO_HALF.get(c, c) for c in _cyclic(n, _IROHA))
-    if fmt in ("decimalEnclosedCircle", "decimalEnclosedCircleChinese"):
-        return _CIRCLED[n - 1] if 0 < n <= len(_CIRCLED) else str(n)
-    if fmt == "decimalEnclosedFullstop":
-        return chr(0x2487 + n) if 0 < n <= 20 else f"{n}."
-    if fmt == "decimalEnclosedParen":
-        return chr(0x2473 + n) if 0 < n <= 20 else f"({n})"
-    if fmt == "ideographTraditional":
-        return _cyclic(n, _TRADITIONAL)
-    if fmt == "ideographZodiac":
-        return _cyclic(n, _ZODIAC)
-    if fmt == "none":
-        return ""
-    return str(n)
-
-
-# --------------------------------------------------------------------------- styles, numbering
-@dataclass
-class _Style:
-    name: str | None = None
-    based_on: str | None = None
-    num_id: str | None = None
-    ilvl: int | None = None
-    outline: int | None = None
-
-
-class _Styles:
-    def __init__(self, root: etree._Element | None):
-        self.styles: dict[str, _Style] = {}
-        self.default: str | None = None
-        if root is None:
-            return
-        for st in root.iter(_w("style")):
-            if st.get(_w("type")) not in (None, "paragraph", "numbering"):
-                continue
-            sid = st.get(_w("styleId"))
-            if sid is None:
-                continue
-            ppr = st.find(_w("pPr"))
-            numpr = ppr.find(_w("numPr")) if ppr is not None else None
-            ilvl = _val(numpr.find(_w("ilvl"))) if numpr is not None else None
-            outline = _val(ppr.find(_w("outlineLvl"))) if ppr is not None else None
-            self.styles[sid] = _Style(
-                name=_val(st.find(_w("name"))), based_on=_val(st.find(_w("basedOn"))),
-                num_id=_val(numpr.find(_w("numId"))) if numpr is not None else None,
-                ilvl=int(ilvl) if ilvl and ilvl.isdigit() else None,
-                outline=int(outline) if outline and outline.isdigit() else None)
-            if st.get(_w("default")) in ("1", "true") and st.get(_w("type")) == "paragraph":
-                self.default = sid
-
-    def _chain(self, sid: str | None) -> Iterator[_Style]:
-        seen: set[str] = set()
-        while sid and sid not in seen and sid in self.styles:
-            seen.add(sid)
-            yield self.styles[sid]
-            sid = self.styles[sid].based_on
-
-    def numbering(self, sid: str | None) -> tuple[str | None, int | None]:
-        for st in self._chain(sid):
-            if st.num_id is not None:
-                return st.num_id, st.ilvl
-        return None, None
-
-    def heading_level(self, sid: str | None) -> int | None:
-        for st in self._chain(sid):
-            name = (st.name or "").lower()
-            m = re.fullmatch(r"heading\s*(\d)", name)
-            if m:
-                return int(m[1])
-            if name == "title":
-                return 1
-            if st.outline is not None and st.outline < 9:
-                return st.outline + 1
-        return None
-
-    def name(self, sid: str | None) -> str | None:
-        st = self.styles.get(sid or "")
-        return (st.name or sid) if st else sid
-
-
-@dataclass
-class _Level:
-    start: int = 1
-    fmt: str = "decimal"
-    text: str | None = None
-    restart: int | None = None
-    legal: bool = False
-    pstyle: str | None = None
-
-
-def _parse_level(lvl: etree._Element, base: _Level | None = None) -> _Level:
-    out = _Level(**vars(base)) if base else _Level()
-    start = _val(lvl.find(_w("start")))
-    if start is not None and start.lstrip("-").isdigit():
-        out.start = int(start)
-    fmt = _val(lvl.find(_w("numFmt")))
-    if fmt is not None:
-        out.fmt = fmt
-    text = lvl.find(_w("lvlText"))
-    if text is not None:
-        out.text = _val(text) or ""
-    restart = _val(lvl.find(_w("lvlRestart")))
-    if restart is not None and restart.isdigit():
-        out.restart = int(restart)
-    if lvl.find(_w("isLgl")) is not None:
-        out.legal = _val(lvl.find(_w("isLgl"))) not in ("0", "false")
-    pstyle = _val(lvl.find(_w("pStyle")))
-    if pstyle is not None:
-        out.pstyle = pstyle
-    return out
-
-
-@dataclass
-class _Counters:
-    values: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
-    started: set[str] = field(default_factory=set)
-
-
-class _Numbering:
-    def __init__(self, root: etree._Element | None, styles: _Styles):
-        self.abstract: dict[str, dict[int, _Level]] = {}
-        self.style_link: dict[str, str] = {}
-        self.nums: dict[str, tuple[str, dict[int, _Level], dict[int, int]]] = {}
-        self.styles = styles
-        self.missing: set[str] = set()
-        if root is None:
-            return
-        for ab in root.iter(_w("abstractNum")):
-            aid = ab.get(_w("abstractNumId"))
-            if aid is None:
-                continue
-            levels = {}
-            for lvl in ab.iter(_w("lvl")):
-                ilvl = lvl.get(_w("ilvl"), "0")
-                if ilvl.isdigit():
-                    levels[int(ilvl)] = _parse_level(lvl)
-            self.abstract[aid] = levels
-            link = _val(ab.find(_w("numStyleLink")))
-            if link:
-                self.style_link[aid] = link
-        for num in root.iter(_w("num")):
-            nid = num.get(_w("numId"))
-            aid = _val(num.find(_w("abstractNumId")))
-            if nid is None or aid is None:
-                continue
-            overrides: dict[int, _Level] = {}
-            starts: dict[int, int] = {}
-            for ov in num.iter(_w("lvlOverride")):
-                ilvl = ov.get(_w("ilvl"), "0")
-                if not ilvl.isdigit():
-                    continue
-                so = _val(ov.find(_w("startOverride")))
-                if so is not None and so.lstrip("-").isdigit():
-                    starts[int(ilvl)] = int(so)
-                lvl = ov.find(_w("lvl"))
-                if lvl is not None:
-                    base = self.abstract.get(aid, {}).get(int(ilvl))
-                    overrides[int(ilvl)] = _parse_level(lvl, base)
-            self.nums[nid] = (aid, overrides, starts)
-
-    def _levels(self, nid: str) -> tuple[str, dict[int, _Level], dict[int, int]] | None:
-        entry = self.nums.get(nid)
-        if entry is None:
-            return None
-        aid, overrides, starts = entry
-        # an abstractNum that only links to a numbering style takes that style's list
-        seen = {aid}
-        while aid in self.style_link:
-            linked_nid, _ = self.styles.numbering(self.style_link[aid])
-            linked = self.nums.get(linked_nid or "")
-            if linked is None or linked[0] in seen:
-                break
-            aid = linked[0]
-            seen.add(aid)
-        levels = dict(self.abstract.get(aid, {}))
-        levels.update(overrides)
-        return aid, levels, starts
-
-    def level_for_style(self, nid: str, sid: str | None) -> int:
-        found = self._levels(nid)
-        if found and sid:
-            for ilvl, lvl in found[1].items():
-                if lvl.pstyle == sid:
-                    return ilvl
-        return 0
-
-    def render(self, nid: str, ilvl: int, state: _Counters) -> str | None:
-        found = self._levels(nid)
-        if found is None:
-            self.missing.add(nid)
-            return None
-        aid, levels, starts = found
-        lvl = levels.get(ilvl)
-        if lvl is None:
-            return None
-        key = ("num", nid) if starts else ("abstract", aid)
-        counters = state.values.setdefault(key, {})
-        if starts and nid not in state.started:
-            state.started.add(nid)
-            counters.clear()
-
-        def start_of(level: int) -> int:
-            if level in starts:
-                return starts[level]
-            return levels[level].start if level in levels else 1
-
-        counters[ilvl] = counters[ilvl] + 1 if ilvl in counters else start_of(ilvl)
-        for k in [k for k in counters if k > ilvl]:
-            restart = levels[k].restart if k in levels else None
-            if restart is None or (restart != 0 and ilvl < restart):
-                del counters[k]
-        if lvl.fmt == "bullet" or not lvl.text:
-            return None
-
-        def repl(m: re.Match[str]) -> str:
-            ref = int(m[1]) - 1
-            value = counters.get(ref, start_of(ref))
-            ref_fmt = levels[ref].fmt if ref in levels else "decimal"
-            if lvl.legal and ref_fmt not in ("decimalFullWidth", "decimalFullWidth2"):
-                ref_fmt = "decimal"
-            return format_number(value, ref_fmt)
-
-        return re.sub(r"%([1-9])", repl, lvl.text).strip() or None
-
-
-def _join_number(number: str | None, text: str) -> str:
-    if not number:
-        return text
-    japanese = any(ord(c) > 0x2000 for c in number)
-    return number + ("" if japanese else " ") + text
-
 
 # --------------------------------------------------------------------------- raw paragraphs
 Seg = tuple[str, str]  # (state, text); state "" | "ins" | "del" | "gone"
@@ -404,8 +82,8 @@ Unit = list[_Para] | _Row
 
 
 def _revision(kind: str, el: etree._Element, text: str = "") -> Revision:
-    return Revision(kind=kind, text=text, author=el.get(_w("author")),  # type: ignore[arg-type]
-                    date=el.get(_w("date")), id=el.get(_w("id")))
+    return Revision(kind=kind, text=text, author=el.get(w_tag("author")),  # type: ignore[arg-type]
+                    date=el.get(w_tag("date")), id=el.get(w_tag("id")))
 
 
 @dataclass
@@ -423,7 +101,7 @@ class _PartReader:
     _INLINE_CONTAINERS: frozenset[str] = frozenset({"hyperlink", "smartTag", "customXml", "sdt",
                                                     "sdtContent", "fldSimple", "dir", "bdo"})
 
-    def __init__(self, styles: _Styles, numbering: _Numbering):
+    def __init__(self, styles: Styles, numbering: Numbering):
         self.styles = styles
         self.numbering = numbering
         self.count = 0
@@ -437,7 +115,7 @@ class _PartReader:
     def blocks(self, container: etree._Element, units: list[Unit],
                cell: list[_Para] | None = None) -> None:
         for child in container:
-            ns, tag = _local(child)
+            ns, tag = local_name(child)
             if ns != W:
                 continue
             if tag == "p":
@@ -464,7 +142,7 @@ class _PartReader:
 
     def _rows(self, tbl: etree._Element) -> Iterator[etree._Element]:
         for child in tbl:
-            _, tag = _local(child)
+            _, tag = local_name(child)
             if tag == "tr":
                 yield child
             elif tag in ("sdt", "sdtContent", "customXml"):
@@ -472,7 +150,7 @@ class _PartReader:
 
     def _cells(self, tr: etree._Element) -> Iterator[etree._Element]:
         for child in tr:
-            _, tag = _local(child)
+            _, tag = local_name(child)
             if tag == "tc":
                 yield child
             elif tag in ("sdt", "sdtContent", "customXml"):
@@ -480,15 +158,15 @@ class _PartReader:
 
     def row(self, tr: etree._Element, units: list[Unit]) -> _Row:
         row = _Row(cells=[])
-        trpr = tr.find(_w("trPr"))
+        trpr = tr.find(w_tag("trPr"))
         if trpr is not None:
             for tag, state, kind in (("ins", "ins", "row_inserted"), ("del", "del", "row_deleted")):
-                el = trpr.find(_w(tag))
+                el = trpr.find(w_tag(tag))
                 if el is not None:
                     row.state = state
                     row.revisions.append(_revision(kind, el))
-            if trpr.find(_w("trPrChange")) is not None:
-                row.revisions.append(_revision("formatting", trpr.find(_w("trPrChange"))))
+            if trpr.find(w_tag("trPrChange")) is not None:
+                row.revisions.append(_revision("formatting", trpr.find(w_tag("trPrChange"))))
         for tc in self._cells(tr):
             paras: list[_Para] = []
             self.blocks(tc, units, paras)
@@ -499,32 +177,32 @@ class _PartReader:
     def para(self, p: etree._Element) -> _Para:
         para = _Para(idx=self.count)
         self.count += 1
-        ppr = p.find(_w("pPr"))
-        para.style = _val(ppr.find(_w("pStyle"))) if ppr is not None else None
+        ppr = p.find(w_tag("pPr"))
+        para.style = w_val(ppr.find(w_tag("pStyle"))) if ppr is not None else None
         para.num["accepted"] = self._numpr(ppr)
         para.num["original"] = para.num["accepted"]
         para.heading = self._heading(ppr)
         if ppr is not None:
-            rpr = ppr.find(_w("rPr"))
+            rpr = ppr.find(w_tag("rPr"))
             if rpr is not None:
                 for tag, mark, kind in (("ins", "ins", "paragraph_mark_inserted"),
                                         ("moveTo", "ins", "paragraph_mark_inserted"),
                                         ("del", "del", "paragraph_mark_deleted"),
                                         ("moveFrom", "del", "paragraph_mark_deleted")):
-                    el = rpr.find(_w(tag))
+                    el = rpr.find(w_tag(tag))
                     if el is not None and not para.mark:
                         para.mark = mark
                         para.revisions.append(_revision(kind, el))
-                change = rpr.find(_w("rPrChange"))
+                change = rpr.find(w_tag("rPrChange"))
                 if change is not None:
                     para.revisions.append(_revision("formatting", change))
-            change = ppr.find(_w("pPrChange"))
+            change = ppr.find(w_tag("pPrChange"))
             if change is not None:
                 para.revisions.append(_revision("formatting", change))
-                old = change.find(_w("pPr"))
-                para.num["original"] = self._numpr(old if old is not None else etree.Element(_w("pPr")))
+                old = change.find(w_tag("pPr"))
+                para.num["original"] = self._numpr(old if old is not None else etree.Element(w_tag("pPr")))
         for child in p:
-            if _local(child) != (W, "pPr"):
+            if local_name(child) != (W, "pPr"):
                 self._inline(child, para, False, False)
         for anchor in self.open_comments.values():
             anchor.accepted.append("\n")
@@ -532,13 +210,13 @@ class _PartReader:
         return para
 
     def _numpr(self, ppr: etree._Element | None) -> tuple[str, int] | None:
-        sid = _val(ppr.find(_w("pStyle"))) if ppr is not None else None
+        sid = w_val(ppr.find(w_tag("pStyle"))) if ppr is not None else None
         sid = sid or self.styles.default
-        numpr = ppr.find(_w("numPr")) if ppr is not None else None
+        numpr = ppr.find(w_tag("numPr")) if ppr is not None else None
         nid = ilvl_s = None
         if numpr is not None:
-            nid = _val(numpr.find(_w("numId")))
-            ilvl_s = _val(numpr.find(_w("ilvl")))
+            nid = w_val(numpr.find(w_tag("numId")))
+            ilvl_s = w_val(numpr.find(w_tag("ilvl")))
         ilvl = int(ilvl_s) if ilvl_s and ilvl_s.isdigit() else None
         if nid is None:
             nid, style_ilvl = self.styles.numbering(sid)
@@ -552,14 +230,14 @@ class _PartReader:
 
     def _heading(self, ppr: etree._Element | None) -> int | None:
         if ppr is not None:
-            outline = _val(ppr.find(_w("outlineLvl")))
+            outline = w_val(ppr.find(w_tag("outlineLvl")))
             if outline is not None and outline.isdigit() and int(outline) < 9:
                 return int(outline) + 1
-        sid = _val(ppr.find(_w("pStyle"))) if ppr is not None else None
+        sid = w_val(ppr.find(w_tag("pStyle"))) if ppr is not None else None
         return self.styles.heading_level(sid or self.styles.default)
 
     def _inline(self, el: etree._Element, para: _Para, ins: bool, dele: bool) -> None:
-        ns, tag = _local(el)
+        ns, tag = local_name(el)
         if ns == M and tag in ("oMath", "oMathPara"):
             self._emit(para, "".join(t.text or "" for t in el.iter(f"{{{M}}}t")), ins, dele)
             return
@@ -583,7 +261,7 @@ class _PartReader:
             self._comment_marker(tag, el, para.idx)
 
     def _comment_marker(self, tag: str, el: etree._Element, para: int | None = None) -> None:
-        cid = el.get(_w("id"))
+        cid = el.get(w_tag("id"))
         if cid is None:
             return
         if tag == "commentRangeStart":
@@ -595,15 +273,15 @@ class _PartReader:
 
     def _run(self, r: etree._Element, para: _Para, ins: bool, dele: bool) -> None:
         for child in r:
-            ns, tag = _local(child)
+            ns, tag = local_name(child)
             if ns != W:
                 continue
             if tag == "rPr":
-                change = child.find(_w("rPrChange"))
+                change = child.find(w_tag("rPrChange"))
                 if change is not None:
                     para.revisions.append(_revision("formatting", change))
             elif tag == "fldChar":
-                kind = child.get(_w("fldCharType"))
+                kind = child.get(w_tag("fldCharType"))
                 if kind == "begin":
                     self.fields.append(False)
                 elif kind == "separate" and self.fields:
@@ -623,7 +301,7 @@ class _PartReader:
             elif tag == "softHyphen":
                 self._emit(para, "\u00ad", ins, dele)
             elif tag == "sym":
-                self.symbols.append(f"{child.get(_w('font'))} {child.get(_w('char'))}")
+                self.symbols.append(f"{child.get(w_tag('font'))} {child.get(w_tag('char'))}")
 
     def _emit(self, para: _Para, text: str, ins: bool, dele: bool) -> None:
         if not text:
@@ -706,12 +384,12 @@ def _redline_segs(paras: list[_Para], members: list[int], prefix: list[Seg] | No
 
 def _number_redline(acc: str | None, orig: str | None) -> list[Seg]:
     if acc == orig:
-        return [("", _join_number(acc, ""))]
-    return [("del", _join_number(orig, "")), ("ins", _join_number(acc, ""))]
+        return [("", join_number(acc, ""))]
+    return [("del", join_number(orig, "")), ("ins", join_number(acc, ""))]
 
 
 class _Builder:
-    def __init__(self, part: str, numbering: _Numbering, styles: _Styles):
+    def __init__(self, part: str, numbering: Numbering, styles: Styles):
         self.part = part
         self.numbering = numbering
         self.styles = styles
@@ -723,7 +401,7 @@ class _Builder:
 
     def number(self, units: list[Unit]) -> None:
         for view in VIEWS:
-            state = _Counters()
+            state = Counters()
             for unit in units:
                 containers = [(unit, "")] if isinstance(unit, list) else [
                     (cell, unit.state) for cell in unit.cells]
@@ -739,7 +417,7 @@ class _Builder:
         if group is None:
             return None, None
         number = self.numbers.get((view, paras[group[-1]].idx))
-        return _join_number(number, "".join(paras[i].text(view) for i in group)), number
+        return join_number(number, "".join(paras[i].text(view) for i in group)), number
 
     def _take_revisions(self, paras: list[_Para], members: list[int]) -> list[Revision]:
         out: list[Revision] = []
@@ -877,15 +555,15 @@ def extract_docx(path: str | Path, *, source_path: str | None = None) -> Contrac
     with open_ooxml(path, source_path=name) as pkg:
         doc_part = "word/document.xml"
         root = pkg.xml(doc_part)
-        body = root.find(_w("body"))
+        body = root.find(w_tag("body"))
         if body is None:
             raise ExtractError("word/document.xml has no w:body", source=name)
         rels = pkg.rels(doc_part)
         by_type: dict[str, str] = {}
         for typ, target in rels.values():
             by_type.setdefault(typ.rsplit("/", 1)[-1], target)
-        styles = _Styles(_optional_xml(pkg, by_type.get("styles", "word/styles.xml"), problems))
-        numbering = _Numbering(
+        styles = Styles(_optional_xml(pkg, by_type.get("styles", "word/styles.xml"), problems))
+        numbering = Numbering(
             _optional_xml(pkg, by_type.get("numbering", "word/numbering.xml"), problems), styles)
 
         blocks: list[DocBlock] = []
@@ -899,21 +577,21 @@ def extract_docx(path: str | Path, *, source_path: str | None = None) -> Contrac
 
         extra: list[tuple[str, etree._Element]] = []
         seen: set[str] = set()
-        for ref in body.iter(_w("headerReference"), _w("footerReference")):
+        for ref in body.iter(w_tag("headerReference"), w_tag("footerReference")):
             rid = ref.get(f"{{{R}}}id")
             if rid in rels and rels[rid][1] not in seen:
                 seen.add(rels[rid][1])
                 part_root = _optional_xml(pkg, rels[rid][1], problems)
                 if part_root is not None:
-                    kind = "header" if ref.tag == _w("headerReference") else "footer"
+                    kind = "header" if ref.tag == w_tag("headerReference") else "footer"
                     extra.append((kind, part_root))
         for kind, fallback in (("footnote", "word/footnotes.xml"),
                                ("endnote", "word/endnotes.xml")):
             part_root = _optional_xml(pkg, by_type.get(kind + "s", fallback), problems)
             if part_root is None:
                 continue
-            for note in part_root.iter(_w(kind)):
-                if note.get(_w("type")) in (None, "normal"):
+            for note in part_root.iter(w_tag(kind)):
+                if note.get(w_tag("type")) in (None, "normal"):
                     extra.append((kind, note))
         for kind, part_root in extra:
             part_reader = _PartReader(styles, numbering)
@@ -929,8 +607,8 @@ def extract_docx(path: str | Path, *, source_path: str | None = None) -> Contrac
         comments_root = _optional_xml(pkg, by_type.get("comments", "word/comments.xml"), problems)
         if comments_root is not None:
             comment_reader = _PartReader(styles, numbering)
-            for c in comments_root.iter(_w("comment")):
-                cid = c.get(_w("id")) or ""
+            for c in comments_root.iter(w_tag("comment")):
+                cid = c.get(w_tag("id")) or ""
                 anchor = reader.anchors.get(cid)
                 anchor_text, block = "", None
                 if anchor is not None:
@@ -938,7 +616,7 @@ def extract_docx(path: str | Path, *, source_path: str | None = None) -> Contrac
                         anchor.original).strip()
                     block = builder.para_block.get(anchor.para)
                 comments.append(Comment(id=cid, text=_comment_text(comment_reader, c),
-                                        author=c.get(_w("author")), date=c.get(_w("date")),
+                                        author=c.get(w_tag("author")), date=c.get(w_tag("date")),
                                         anchor=anchor_text, block=block))
 
     symbols = [s for r in readers for s in r.symbols]
