@@ -1,0 +1,592 @@
+"""Statute profiles parsed from the law text: sentencing tiers, conditions and fine rules.
+
+PRC 刑法: :func:`parse_cn_criminal_law` splits the consolidated text into articles
+(第X条, 第X条之N) and paragraphs (款), reads each clause ``…的，处…`` into a tier, and
+:func:`build_cn_profile` names the charges from the LegalAttack charge table (charge →
+刑法第X条[之N][第N款]; JUREX's crime→article map fills the gaps) and adds the amount thresholds
+stated in the judicial interpretations (``interp_*.md``). Japan 刑法: :func:`parse_jp_penal_code`
+reads ``…に処する`` 法定刑 in both the 拘禁刑 (2025) and the 懲役/禁錮 wording.
+
+Nothing is invented: a threshold the provided interpretations do not state stays None, and a
+clause whose penalty words are not all understood yields no tier (it counts against coverage).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+from buildds.schema.statutes import (
+    ChargeProfile,
+    FineRule,
+    PenaltyRange,
+    SentencingTier,
+    StatuteProfile,
+    TierCondition,
+    TierKind,
+)
+
+__all__ = [
+    "CN_GENERAL_LIMITS",
+    "JP_GENERAL_LIMITS",
+    "build_cn_profile",
+    "build_jp_profile",
+    "classify_condition",
+    "cn_duration_months",
+    "cn_numeral",
+    "jp_text_from_html",
+    "jp_text_from_jsonl",
+    "load_charge_articles",
+    "load_confusable",
+    "parse_cn_clauses",
+    "parse_cn_criminal_law",
+    "parse_cn_fine",
+    "parse_cn_penalties",
+    "parse_cn_thresholds",
+    "parse_jp_penal_code",
+    "parse_jp_penalties",
+    "split_cn_articles",
+]
+
+# General part: 第三十八条 管制 3个月–2年, 第四十二条 拘役 1–6个月, 第四十五条 有期徒刑 6个月–15年.
+CN_GENERAL_LIMITS: dict[str, tuple[int, int]] = {"管制": (3, 24), "拘役": (1, 6), "有期徒刑": (6, 180)}
+# 刑法(日本) 第十二条/第十三条: 有期拘禁刑 (formerly 懲役・禁錮) 1月以上20年以下; 第十五条 罰金 1万円以上;
+# 第十七条 科料 千円以上一万円未満.
+JP_GENERAL_LIMITS: dict[str, tuple[int, int]] = {"拘禁刑": (1, 240), "懲役": (1, 240), "禁錮": (1, 240)}
+JP_FINE_MIN_YEN = 10_000
+JP_MINOR_FINE_YEN = (1_000, 9_999)
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+           "八": 8, "九": 9}
+_UNITS = {"十": 10, "百": 100, "千": 1000}
+_BIG = {"万": 10_000, "亿": 100_000_000}
+_NUM = "[零〇一二两三四五六七八九十百千万亿0-9]+"
+
+
+def cn_numeral(text: str) -> int:
+    """A Chinese (or Japanese kanji) numeral as int: 十五 → 15, 二百万 → 2,000,000."""
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    total = section = number = 0
+    for ch in text:
+        if ch in _DIGITS:
+            number = _DIGITS[ch]
+        elif ch in _UNITS:
+            section += (number or 1) * _UNITS[ch]
+            number = 0
+        elif ch in _BIG:
+            total += (section + number) * _BIG[ch]
+            section = number = 0
+        elif ch.isdigit():
+            number = number * 10 + int(ch)
+        else:
+            raise ValueError(f"not a numeral: {text!r}")
+    return total + section + number
+
+
+def cn_duration_months(text: str) -> int:
+    """三年 → 36, 六个月 → 6, 一年六个月 → 18 (also Japanese 三月 → 3)."""
+    m = re.fullmatch(rf"(?:({_NUM})年)?(?:({_NUM})个?月)?", text)
+    if not m or not (m.group(1) or m.group(2)):
+        raise ValueError(f"not a duration: {text!r}")
+    return cn_numeral(m.group(1) or "0") * 12 + cn_numeral(m.group(2) or "0")
+
+
+# --- PRC ---------------------------------------------------------------------------------
+
+_TERM = rf"{_NUM}(?:年{_NUM}个月|年|个月)"
+_CN_TERM_RE = re.compile(rf"(?:(?P<lo>{_TERM})以上)?(?:(?P<hi>{_TERM})以下)?(?P<exact>{_TERM})?有期徒刑")
+
+
+def parse_cn_penalties(segment: str) -> tuple[PenaltyRange, ...] | None:
+    """The penalties of ``处…`` (without 处), e.g. 三年以下有期徒刑、拘役或者管制; None unless
+    every piece is understood. 剥夺政治权利 and 单处罚金 alternatives are not custodial: skipped."""
+    pieces = [p for p in re.split(r"、|或者|和", segment) if p]
+    out: list[PenaltyRange] = []
+    for piece in pieces:
+        if piece in ("拘役", "管制"):
+            lo, hi = CN_GENERAL_LIMITS[piece]
+            out.append(PenaltyRange(kind=piece, min_months=lo, max_months=hi))  # type: ignore[arg-type]
+        elif piece in ("死刑", "无期徒刑"):
+            out.append(PenaltyRange(kind=piece))  # type: ignore[arg-type]
+        elif piece in ("剥夺政治权利", "罚金", "单处罚金"):
+            continue
+        elif m := _CN_TERM_RE.fullmatch(piece):
+            if m.group("exact") and (m.group("lo") or m.group("hi")):
+                return None
+            gen_lo, gen_hi = CN_GENERAL_LIMITS["有期徒刑"]
+            if m.group("exact"):
+                lo = hi = cn_duration_months(m.group("exact"))
+            else:
+                lo = cn_duration_months(m.group("lo")) if m.group("lo") else gen_lo
+                hi = cn_duration_months(m.group("hi")) if m.group("hi") else gen_hi
+            out.append(PenaltyRange(kind="有期徒刑", min_months=lo, max_months=hi))
+        else:
+            return None
+    return tuple(out) or None
+
+
+_FIXED_FINE_RE = re.compile(rf"(?P<lo>{_NUM})元以上(?P<hi>{_NUM})元以下罚金")
+_RATIO = rf"(?:百分之{_NUM}|{_NUM}倍)"
+_PROP_FINE_RE = re.compile(rf"(?P<base>[\u4e00-\u9fff]{{2,12}}?)(?P<lo>{_RATIO})以上(?P<hi>{_RATIO})以下罚金")
+
+
+def _ratio(text: str) -> float:
+    if text.startswith("百分之"):
+        return cn_numeral(text[3:]) / 100
+    return float(cn_numeral(text[:-1]))
+
+
+def parse_cn_fine(clause: str) -> FineRule:
+    """The fine rule of one clause: 并处…元以上…元以下罚金 (fixed), 并处销售金额百分之五十以上
+    二倍以下罚金 (proportional), 并处罚金 / 并处或者单处罚金 (mandatory, amount unspecified),
+    可以并处罚金 / 或者单处罚金 (optional)."""
+    if "罚金" not in clause:
+        return FineRule()
+    start = clause.find("处") + 1
+    tail = clause[start:]
+    if m := _PROP_FINE_RE.search(tail):
+        base = re.sub(r"^(?:并处或者单处|并处|或者单处|单处|处|可以)", "", m.group("base"))
+        return FineRule(kind="proportional", min_ratio=_ratio(m.group("lo")), max_ratio=_ratio(m.group("hi")),
+                        base=base or None, text=m.group(0))
+    if m := _FIXED_FINE_RE.search(tail):
+        return FineRule(kind="fixed_range", min_yuan=cn_numeral(m.group("lo")),
+                        max_yuan=cn_numeral(m.group("hi")), text=m.group(0))
+    m = re.search(r"(可以并处|并处或者单处|并处|或者单处|单处)[^，；。]*?罚金", tail)
+    if not m:
+        return FineRule()
+    optional = m.group(1) in ("可以并处", "或者单处", "单处")
+    return FineRule(kind="optional" if optional else "mandatory_unspecified", text=m.group(0))
+
+
+_CONDITION_KEYS: tuple[tuple[TierKind, tuple[str, ...]], ...] = (
+    ("数额特别巨大", ("数额特别巨大",)),
+    ("数额巨大", ("数额巨大",)),
+    ("数额较大", ("数额较大",)),
+    ("致人死亡", ("致人死亡", "致使被害人死亡", "造成死亡")),
+    ("致人重伤", ("致人重伤", "致使被害人重伤")),
+    ("情节特别严重", ("特别严重",)),
+    ("情节较轻", ("较轻",)),
+    ("情节严重", ("严重",)),
+)
+
+
+def classify_condition(text: str, *, first: bool) -> TierKind:
+    """The tier kind a condition phrase names; the paragraph's first clause is ``base``
+    unless it names an amount (数额较大…) or a graver condition."""
+    for kind, keys in _CONDITION_KEYS:
+        if any(k in text for k in keys):
+            if first and kind not in ("数额较大", "数额巨大", "数额特别巨大") and not text.startswith("犯前款罪"):
+                return "base"
+            return kind
+    return "base" if first else "other"
+
+
+_STATED_AMOUNT_RE = re.compile(rf"(?:金额|数额)(?:在)?(?P<lo>{_NUM})元以上")
+_PUNISH_RE = re.compile(r"处(?P<seg>[^，；。：]*)")
+
+
+def parse_cn_clauses(paragraph: str, *, paragraph_no: int | None = None) -> list[SentencingTier]:
+    """Each ``…的，处…[，并处…罚金]`` clause of a paragraph as a tier."""
+    tiers: list[SentencingTier] = []
+    for clause in re.split(r"[；。]", paragraph):
+        for m in _PUNISH_RE.finditer(clause):
+            if clause[max(0, m.start() - 1)] in "判并单或以" and m.start() > 0:
+                continue  # 判处/并处/单处…: not the principal penalty
+            penalties = parse_cn_penalties(m.group("seg"))
+            if penalties is None:
+                continue
+            cond_text = clause[: m.start()].rstrip("，,")
+            kind = classify_condition(cond_text, first=not tiers)
+            # a threshold the article itself states (销售金额五万元以上不满二十万元的): exact
+            amount = _STATED_AMOUNT_RE.search(cond_text)
+            low = cn_numeral(amount.group("lo")) if amount else None
+            tiers.append(SentencingTier(
+                condition=TierCondition(kind=kind, text=cond_text, amount_min_yuan=low, amount_max_yuan=low),
+                penalties=penalties, text=clause.strip(), fine=parse_cn_fine(clause[m.start():]),
+                paragraph=paragraph_no))
+            break
+    return tiers
+
+
+_CN_ART_RE = re.compile(r"^第(?P<num>[零一二三四五六七八九十百千]+)条(?:之(?P<sub>[一二三四五六七八九十]+))?[ \u3000]+(?P<rest>.*)$")
+_ITEM_RE = re.compile(r"^（[一二三四五六七八九十]+）")
+
+
+def split_cn_articles(text: str) -> dict[tuple[int, int | None], list[str]]:
+    """(article, 之N) → its paragraphs (款); numbered items （一）… stay with their paragraph."""
+    articles: dict[tuple[int, int | None], list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(("#", "<!--")):
+            current = None
+            continue
+        if m := _CN_ART_RE.match(line):
+            key = (cn_numeral(m.group("num")), cn_numeral(m.group("sub")) if m.group("sub") else None)
+            current = articles.setdefault(key, [])
+            current.append(m.group("rest"))
+        elif current is not None:
+            if _ITEM_RE.match(line) and current:
+                current[-1] += line
+            else:
+                current.append(line)
+    return articles
+
+
+def _article_tiers(paragraphs: list[str], only: int | None = None) -> list[SentencingTier]:
+    tiers: list[SentencingTier] = []
+    for i, para in enumerate(paragraphs, start=1):
+        if only is not None and i != only:
+            continue
+        if para.startswith(("单位犯", "有前款行为，同时构成")):
+            continue
+        found = parse_cn_clauses(para, paragraph_no=i)
+        if not found and only is not None and "依照前款" in para and i > 1:
+            found = parse_cn_clauses(paragraphs[i - 2], paragraph_no=i - 1)
+        tiers.extend(found)
+    return tiers
+
+
+def _charge_fine(tiers: list[SentencingTier]) -> FineRule:
+    """One rule for the charge: the strictest kind any tier has; a fixed range spans all tiers'."""
+    order = ["none", "optional", "mandatory_unspecified", "fixed_range", "proportional"]
+    fines = [t.fine for t in tiers]
+    if not fines:
+        return FineRule()
+    kind = max((f.kind for f in fines), key=order.index)
+    chosen = [f for f in fines if f.kind == kind]
+    if kind == "fixed_range":
+        return FineRule(kind=kind, min_yuan=min(f.min_yuan for f in chosen if f.min_yuan is not None),
+                        max_yuan=max(f.max_yuan for f in chosen if f.max_yuan is not None),
+                        text="；".join(dict.fromkeys(f.text for f in chosen)))
+    return chosen[0]
+
+
+def parse_cn_criminal_law(
+    text: str, *, effective_date: date | None = None,
+    charges: dict[str, list[tuple[int, int | None, int | None]]] | None = None,
+) -> list[ChargeProfile]:
+    """Charge profiles from the 刑法 text. ``charges`` maps a charge to its (article, 之N, 款)
+    references (see :func:`load_charge_articles`); without it each 分则 article with a tier
+    becomes one profile named ``第X条``. ``effective_date`` is recorded by the caller's profile."""
+    articles = split_cn_articles(text)
+    out: list[ChargeProfile] = []
+    if charges is None:
+        for (num, sub), paras in sorted(articles.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+            tiers = _article_tiers(paras)
+            if num >= 102 and tiers:
+                label = f"第{num}条" + (f"之{sub}" if sub else "")
+                out.append(ChargeProfile(charge=label, article=num, article_sub=sub, tiers=tuple(tiers),
+                                         fine=_charge_fine(tiers), text="\n".join(paras)))
+        return out
+    for charge, refs in charges.items():
+        tiers = []
+        texts: list[str] = []
+        for num, sub, para in refs:
+            found_paras = articles.get((num, sub))
+            if not found_paras:
+                continue
+            paras = found_paras
+            found = _article_tiers(paras, para)
+            if tiers:  # a later article's opening clause is a graver tier of this charge, not its base
+                found = [t.model_copy(update={"condition": t.condition.model_copy(update={
+                    "kind": classify_condition(t.condition.text, first=False)})})
+                    if t.condition.kind == "base" else t for t in found]
+            tiers.extend(found)
+            texts.append(paras[para - 1] if para and para <= len(paras) else "\n".join(paras))
+        if not tiers:
+            continue
+        num, sub, para = refs[0]
+        out.append(ChargeProfile(charge=charge, article=num, article_sub=sub, paragraph=para,
+                                 tiers=tuple(tiers), fine=_charge_fine(tiers), text="\n".join(texts)))
+    return out
+
+
+_THRESHOLD_RE = re.compile(
+    r"价值(?P<amounts>[^的]*?)的，应当分别认定为刑法第(?P<art>[零一二三四五六七八九十百千]+)条规定的"
+    r"“数额较大”、“数额巨大”、“数额特别巨大”")
+
+
+def parse_cn_thresholds(text: str) -> dict[int, dict[str, tuple[int, int]]]:
+    """Article → {数额较大: (low, high), …} from an interpretation's sentence such as
+    盗窃公私财物价值一千元至三千元以上、三万元至十万元以上、三十万元至五十万元以上的 …"""
+    out: dict[int, dict[str, tuple[int, int]]] = {}
+    for m in _THRESHOLD_RE.finditer(text):
+        spans: dict[str, tuple[int, int]] = {}
+        for kind, part in zip(("数额较大", "数额巨大", "数额特别巨大"), m.group("amounts").split("、")):
+            if r := re.fullmatch(rf"({_NUM})元至({_NUM})元以上", part):
+                spans[kind] = (cn_numeral(r.group(1)), cn_numeral(r.group(2)))
+            elif r := re.fullmatch(rf"({_NUM})元以上", part):
+                spans[kind] = (cn_numeral(r.group(1)), cn_numeral(r.group(1)))
+        out[cn_numeral(m.group("art"))] = spans
+    return out
+
+
+_REF_RE = re.compile(r"第(\d+)条(?:之([一二三四五六七八九十]+))?((?:第\d+款)?)")
+
+
+def load_charge_articles(sheet_csv: Path, crime2article_json: Path | None = None,
+                         ) -> dict[str, list[tuple[int, int | None, int | None]]]:
+    """Charge (without 罪) → [(article, 之N, 款)] from the LegalAttack charge table, with
+    JUREX's crime→article map for charges the table does not place."""
+    out: dict[str, list[tuple[int, int | None, int | None]]] = {}
+    with sheet_csv.open(encoding="utf-8") as fh:
+        for row in csv.reader(fh):
+            if len(row) < 3 or not row[0].strip().isdigit():
+                continue
+            refs = [(int(a), cn_numeral(s) if s else None, int(p[1:-1]) if p else None)
+                    for a, s, p in _REF_RE.findall(row[2])]
+            if refs and "刑法" in row[2] or refs and row[2].startswith("第"):
+                out.setdefault(_norm_charge(row[1]), refs)
+    if crime2article_json is not None and crime2article_json.exists():
+        for charge, arts in json.loads(crime2article_json.read_text(encoding="utf-8")).items():
+            if charge and arts and _norm_charge(charge) not in out:
+                out[_norm_charge(charge)] = [(int(a), None, None) for a in arts]
+    return out
+
+
+def _norm_charge(name: str) -> str:
+    return name.strip().removesuffix("罪")
+
+
+def load_confusable(path: Path) -> dict[str, tuple[str, ...]]:
+    """Charge → its similar/confusable charges from the LegalAttack 相似罪名 sheet (CSV)."""
+    out: dict[str, tuple[str, ...]] = {}
+    with Path(path).open(encoding="utf-8") as fh:
+        for row in csv.reader(fh):
+            if len(row) < 4 or not row[0].strip().isdigit():
+                continue
+            similar = tuple(dict.fromkeys(_norm_charge(c) for c in row[3:] if c.strip()))
+            if similar:
+                out[_norm_charge(row[1])] = similar
+    return out
+
+
+def build_cn_profile(
+    law_dir: Path, confusable_path: Path, *, effective_date: date = date(2024, 3, 1),
+    version: str = "amendment-12",
+) -> StatuteProfile:
+    """The PRC 刑法 profile (Amendment XII, in force 2024-03-01) from ``law_dir`` (the law text
+    and ``interp_*.md``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
+    ``jurex_crime2article.json`` beside it is used when present)."""
+    law_dir = Path(law_dir)
+    text = (law_dir / "criminal_law_PRC_2023_amendment12.md").read_text(encoding="utf-8")
+    mapping = load_charge_articles(Path(confusable_path), Path(confusable_path).parent / "jurex_crime2article.json")
+    charges = parse_cn_criminal_law(text, effective_date=effective_date, charges=mapping)
+    thresholds: dict[int, dict[str, tuple[int, int]]] = {}
+    for interp in sorted(law_dir.glob("interp_*.md")):
+        thresholds.update(parse_cn_thresholds(interp.read_text(encoding="utf-8")))
+    with_thresholds = [_with_thresholds(c, thresholds.get(c.article)) if c.article_sub is None else c
+                       for c in charges]
+    articles = split_cn_articles(text)
+    penal = {k for k, paras in articles.items() if k[0] >= 102 and any(_PUNISH_RE.search(p) for p in paras)
+             and any(_punish_has_penalty(p) for p in paras)}
+    tiered = {k for k in penal if _article_tiers(articles[k])}
+    mapped_articles = {(c.article, c.article_sub) for c in charges}
+    return StatuteProfile(
+        id="cn-criminal-law", jurisdiction="cn", law="中华人民共和国刑法", version=version,
+        effective_date=effective_date, charges=tuple(with_thresholds),
+        confusable=load_confusable(Path(confusable_path)),
+        coverage={
+            "articles_with_penalty": len(penal), "articles_with_tiers": len(tiered),
+            "article_coverage": round(len(tiered) / len(penal), 4) if penal else 0.0,
+            "charges_in_table": len(mapping), "charges_mapped": len(charges),
+            "articles_mapped": len(mapped_articles & tiered),
+            "charges_with_thresholds": sum(1 for c in with_thresholds
+                                           if any(t.condition.amount_min_yuan is not None for t in c.tiers)),
+        },
+    )
+
+
+def _punish_has_penalty(paragraph: str) -> bool:
+    return any(re.search(r"有期徒刑|拘役|管制|死刑", m.group("seg")) for m in _PUNISH_RE.finditer(paragraph))
+
+
+def _with_thresholds(charge: ChargeProfile, spans: dict[str, tuple[int, int]] | None) -> ChargeProfile:
+    if not spans:
+        return charge
+    tiers = []
+    for tier in charge.tiers:
+        span = spans.get(tier.condition.kind)
+        if span:
+            cond = tier.condition.model_copy(update={"amount_min_yuan": span[0], "amount_max_yuan": span[1]})
+            tier = tier.model_copy(update={"condition": cond})
+        tiers.append(tier)
+    return charge.model_copy(update={"tiers": tuple(tiers)})
+
+
+# --- Japan ---------------------------------------------------------------------------------
+
+_JN = "[〇一二三四五六七八九十百千万]+"
+_JP_TERM = rf"{_JN}(?:年|月)"
+_JP_CUSTODY = r"(?:拘禁刑|懲役|禁錮)"
+_JP_ITEM = (rf"(?:(?:{_JP_TERM})以上)?(?:(?:{_JP_TERM})以下)?の?(?:有期)?{_JP_CUSTODY}"
+            rf"|無期{_JP_CUSTODY}?|死刑|{_JN}円以下の罰金|罰金|拘留|科料")
+_JP_EXPR_RE = re.compile(rf"(?P<expr>(?:{_JP_ITEM})(?:(?:又は|若しくは|及び)(?:{_JP_ITEM}))*)に処")
+_JP_ONE_RE = re.compile(rf"(?:(?P<lo>{_JP_TERM})以上)?(?:(?P<hi>{_JP_TERM})以下)?の?(?:有期)?(?P<kind>{_JP_CUSTODY})")
+
+
+def parse_jp_penalties(expr: str) -> tuple[PenaltyRange, ...]:
+    """法定刑 such as 十年以下の拘禁刑又は五十万円以下の罰金 or 死刑又は無期若しくは五年以上の懲役.
+    A bare 無期 takes the custodial kind named later in the phrase."""
+    custody = re.search(_JP_CUSTODY, expr)
+    default_kind = custody.group(0) if custody else "拘禁刑"
+    out: list[PenaltyRange] = []
+    for piece in re.split(r"又は|若しくは|及び", expr):
+        if piece == "死刑":
+            out.append(PenaltyRange(kind="死刑"))
+        elif piece.startswith("無期"):
+            out.append(PenaltyRange(kind="無期" + (piece[2:] or default_kind)))  # type: ignore[arg-type]
+        elif piece == "拘留":
+            out.append(PenaltyRange(kind="拘留"))
+        elif piece == "科料":
+            out.append(PenaltyRange(kind="科料", min_amount=JP_MINOR_FINE_YEN[0], max_amount=JP_MINOR_FINE_YEN[1]))
+        elif piece.endswith("罰金"):
+            m = re.fullmatch(rf"({_JN})円以下の罰金", piece)
+            out.append(PenaltyRange(kind="罰金", min_amount=JP_FINE_MIN_YEN,
+                                    max_amount=cn_numeral(m.group(1)) if m else None))
+        elif m := _JP_ONE_RE.fullmatch(piece):
+            kind = m.group("kind")
+            gen_lo, gen_hi = JP_GENERAL_LIMITS[kind]
+            previous = [p for p in out if p.min_months is not None]
+            if not (m.group("lo") or m.group("hi")) and previous and piece == kind:
+                # 五年以下の懲役若しくは禁錮: the bare kind shares the preceding term
+                out.append(previous[-1].model_copy(update={"kind": kind}))
+                continue
+            lo = cn_duration_months(m.group("lo")) if m.group("lo") else gen_lo
+            hi = cn_duration_months(m.group("hi")) if m.group("hi") else gen_hi
+            out.append(PenaltyRange(kind=kind, min_months=lo, max_months=hi))  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _jp_condition(text: str, first: bool) -> TierKind:
+    if "死亡させた" in text:
+        return "致人死亡"
+    return "base" if first else "other"
+
+
+_JP_ART_RE = re.compile(r"^#?\s*第(?P<num>[一二三四五六七八九十百千]+)条(?:の(?P<sub>[一二三四五六七八九十]+))?(?:[ \u3000]+(?P<rest>.*))?$")
+_JP_CAPTION_RE = re.compile(r"^（(?P<cap>[^（）]+)）$")
+
+
+def parse_jp_penal_code(text: str, *, first_article: int = 77) -> list[ChargeProfile]:
+    """Charge profiles from 刑法 text laid out one article per block: an optional caption line
+    （窃盗）, the article line 第二百三十五条[　text], then paragraph lines (a lone ２ starts a
+    paragraph, a lone 一 an item). Articles before ``first_article`` (Book I) are skipped."""
+    blocks: list[tuple[int, int | None, str, list[str]]] = []
+    caption = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if m := _JP_CAPTION_RE.match(line):
+            caption = m.group("cap")
+            continue
+        if m := _JP_ART_RE.match(line):
+            num = cn_numeral(m.group("num"))
+            sub = cn_numeral(m.group("sub")) if m.group("sub") else None
+            blocks.append((num, sub, caption, [m.group("rest") or ""]))
+            caption = ""
+            continue
+        if not blocks:
+            continue
+        paras = blocks[-1][3]
+        if re.fullmatch(r"[0-9０-９]+", line):
+            paras.append("")
+        elif re.fullmatch(r"[一二三四五六七八九十]+", line) or line.startswith("- "):
+            continue
+        else:
+            paras[-1] += line
+    out: list[ChargeProfile] = []
+    for num, sub, cap, paras in blocks:
+        if num < first_article:
+            continue
+        paras = [p for p in paras if p]
+        tiers: list[SentencingTier] = []
+        for i, para in enumerate(paras, start=1):
+            for m in _JP_EXPR_RE.finditer(para):
+                penalties = parse_jp_penalties(m.group("expr"))
+                if not penalties:
+                    continue
+                cond = para[: m.start()]
+                fine = _jp_fine(penalties)
+                tiers.append(SentencingTier(
+                    condition=TierCondition(kind=_jp_condition(cond, not tiers), text=cond),
+                    penalties=penalties, text=para, fine=fine, paragraph=i))
+        if not tiers:
+            continue
+        named = re.search(r"([^、。]{1,12})の罪とし", paras[0]) if paras else None
+        charge = named.group(1) if named else (cap or f"第{num}条")
+        fines = [t.fine for t in tiers if t.fine.kind == "fixed_range"]
+        fine = (FineRule(kind="fixed_range", min_yuan=JP_FINE_MIN_YEN,
+                         max_yuan=max(f.max_yuan or 0 for f in fines) or None, currency="JPY",
+                         text="；".join(dict.fromkeys(f.text for f in fines))) if fines else FineRule(currency="JPY"))
+        out.append(ChargeProfile(charge=charge, article=num, article_sub=sub, tiers=tuple(tiers),
+                                 fine=fine, text="\n".join(paras)))
+    return out
+
+
+def _jp_fine(penalties: tuple[PenaltyRange, ...]) -> FineRule:
+    for p in penalties:
+        if p.kind == "罰金":
+            return FineRule(kind="fixed_range", min_yuan=p.min_amount, max_yuan=p.max_amount, currency="JPY",
+                            text=f"{p.max_amount}円以下の罰金" if p.max_amount else "罰金")
+    return FineRule(currency="JPY")
+
+
+_WIKILINK_RE = re.compile(r"\[\[[^\]|]*\|([^\]]*)\]\]")
+
+
+def jp_text_from_jsonl(path: Path) -> str:
+    """The article-per-block text of the DB4LAW ``penal_code_articles.jsonl`` (links unwrapped)."""
+    lines: list[str] = []
+    for row in Path(path).read_text(encoding="utf-8").splitlines():
+        if not row.strip():
+            continue
+        art = json.loads(row)
+        title = art["title"].split()[0] if art.get("title") else ""
+        if not _JP_ART_RE.match(title):
+            continue
+        heading = art.get("heading") or ""
+        if heading.startswith("（") and heading.endswith("）"):
+            lines.append(heading)
+        lines.append(title)
+        for i, para in enumerate(art.get("paragraphs", [])):
+            if i:
+                lines.append(str(i + 1))
+            lines.append(_WIKILINK_RE.sub(r"\1", para["text"]))
+    return "\n".join(lines)
+
+
+def jp_text_from_html(raw_html: str) -> str:
+    """The article-per-block text of an e-Gov 刑法 HTML page (tags become line breaks)."""
+    text = html.unescape(re.sub(r"<[^>]+>", "\n", raw_html))
+    text = re.sub(r"\n\s*\n+", "\n", text)
+    start = text.find("第一編")
+    return text[start:] if start >= 0 else text
+
+
+def build_jp_profile(text: str, *, version: str, effective_date: date) -> StatuteProfile:
+    """The Japanese 刑法 profile from article-per-block text (see :func:`jp_text_from_jsonl`,
+    :func:`jp_text_from_html`); ``coverage`` counts Book II articles with …に処 phrases."""
+    charges = parse_jp_penal_code(text)
+    blocks = re.split(r"\n(?=第[一二三四五六七八九十百千]+条(?:の[一二三四五六七八九十]+)?(?:\n|[ \u3000]))", text)
+    penal = 0
+    for block in blocks:
+        m = _JP_ART_RE.match(block.split("\n", 1)[0])
+        if m and cn_numeral(m.group("num")) >= 77 and re.search(r"に処(?:する|し)", block):
+            penal += 1
+    return StatuteProfile(
+        id="jp-penal-code", jurisdiction="jp", law="刑法（明治四十年法律第四十五号）", version=version,
+        effective_date=effective_date, charges=tuple(charges),
+        coverage={"articles_with_penalty": penal, "articles_with_tiers": len(charges),
+                  "article_coverage": round(len(charges) / penal, 4) if penal else 0.0},
+    )

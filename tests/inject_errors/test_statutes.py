@@ -1,0 +1,266 @@
+"""Statute profiles: penalty phrases, tier conditions, fine rules, and the real law texts."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from buildds.inject_errors.profiles import load_profile_yaml, write_profile_yaml
+from buildds.inject_errors.statutes import (
+    build_cn_profile,
+    build_jp_profile,
+    classify_condition,
+    cn_duration_months,
+    cn_numeral,
+    jp_text_from_html,
+    jp_text_from_jsonl,
+    parse_cn_clauses,
+    parse_cn_criminal_law,
+    parse_cn_fine,
+    parse_cn_penalties,
+    parse_cn_thresholds,
+    parse_jp_penal_code,
+    parse_jp_penalties,
+)
+from buildds.schema import StatuteProfile
+from tests.conftest import shared_path
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("三", 3), ("十", 10), ("十五", 15), ("二十", 20), ("一百五十", 150), ("一千", 1000),
+    ("三万", 30000), ("五十万", 500000), ("二百万", 2000000), ("两", 2), ("123", 123),
+])
+def test_cn_numeral(text: str, value: int) -> None:
+    assert cn_numeral(text) == value
+
+
+@pytest.mark.parametrize(("text", "months"), [
+    ("三年", 36), ("六个月", 6), ("十五年", 180), ("一年六个月", 18), ("三月", 3),
+])
+def test_duration_months(text: str, months: int) -> None:
+    assert cn_duration_months(text) == months
+
+
+@pytest.mark.parametrize(("segment", "expected"), [
+    ("三年以下有期徒刑、拘役或者管制", [("有期徒刑", 6, 36), ("拘役", 1, 6), ("管制", 3, 24)]),
+    ("三年以上十年以下有期徒刑", [("有期徒刑", 36, 120)]),
+    ("十年以上有期徒刑或者无期徒刑", [("有期徒刑", 120, 180), ("无期徒刑", None, None)]),
+    ("死刑", [("死刑", None, None)]),
+    ("死刑、无期徒刑或者十年以上有期徒刑", [("死刑", None, None), ("无期徒刑", None, None), ("有期徒刑", 120, 180)]),
+    ("十五年有期徒刑或者无期徒刑", [("有期徒刑", 180, 180), ("无期徒刑", None, None)]),
+    ("二年以下有期徒刑、拘役、管制或者剥夺政治权利", [("有期徒刑", 6, 24), ("拘役", 1, 6), ("管制", 3, 24)]),
+])
+def test_cn_penalties(segment: str, expected: list[tuple[str, int | None, int | None]]) -> None:
+    got = parse_cn_penalties(segment)
+    assert got is not None
+    assert [(p.kind, p.min_months, p.max_months) for p in got] == expected
+
+
+@pytest.mark.parametrize("segment", ["管制的犯罪分子", "有期徒刑以上刑罚的犯罪分子", "罚金"])
+def test_cn_penalties_rejects_general_part_phrases(segment: str) -> None:
+    assert parse_cn_penalties(segment) is None
+
+
+@pytest.mark.parametrize(("clause", "kind", "lo", "hi", "rmin", "rmax", "base"), [
+    ("处三年以下有期徒刑，并处罚金", "mandatory_unspecified", None, None, None, None, None),
+    ("处三年以下有期徒刑、拘役或者管制，并处或者单处罚金", "mandatory_unspecified", None, None, None, None, None),
+    ("处三年以下有期徒刑，可以并处罚金", "optional", None, None, None, None, None),
+    ("处五年以下有期徒刑或者拘役，并处二万元以上二十万元以下罚金", "fixed_range", 20000, 200000, None, None, None),
+    ("处二年以下有期徒刑或者拘役，并处或者单处销售金额百分之五十以上二倍以下罚金",
+     "proportional", None, None, 0.5, 2.0, "销售金额"),
+    ("处五年以下有期徒刑，并处违法所得一倍以上五倍以下罚金", "proportional", None, None, 1.0, 5.0, "违法所得"),
+    ("处三年以下有期徒刑", "none", None, None, None, None, None),
+])
+def test_cn_fine(clause: str, kind: str, lo: int | None, hi: int | None, rmin: float | None,
+                 rmax: float | None, base: str | None) -> None:
+    fine = parse_cn_fine(clause)
+    assert (fine.kind, fine.min_yuan, fine.max_yuan, fine.min_ratio, fine.max_ratio, fine.base) == (
+        kind, lo, hi, rmin, rmax, base)
+
+
+@pytest.mark.parametrize(("text", "first", "kind"), [
+    ("盗窃公私财物，数额较大的", True, "数额较大"),
+    ("数额巨大或者有其他严重情节的", False, "数额巨大"),
+    ("数额特别巨大或者有其他特别严重情节的", False, "数额特别巨大"),
+    ("情节特别严重的", False, "情节特别严重"),
+    ("情节严重的", False, "情节严重"),
+    ("情节较轻的", False, "情节较轻"),
+    ("犯前款罪，致人重伤的", True, "致人重伤"),
+    ("致人死亡或者以特别残忍手段致人重伤造成严重残疾的", False, "致人死亡"),
+    ("违反国家规定，情节严重的", True, "base"),
+    ("后果特别严重的", False, "情节特别严重"),
+    ("有下列情形之一的", False, "other"),
+])
+def test_classify_condition(text: str, first: bool, kind: str) -> None:
+    assert classify_condition(text, first=first) == kind
+
+
+THEFT = ("第二百六十四条 盗窃公私财物，数额较大的，处三年以下有期徒刑、拘役或者管制，并处或者单处罚金；"
+         "数额巨大或者有其他严重情节的，处三年以上十年以下有期徒刑，并处罚金；数额特别巨大或者有其他特别严重情节的，"
+         "处十年以上有期徒刑或者无期徒刑，并处罚金或者没收财产。\n")
+INTERP = ("第一条 盗窃公私财物价值一千元至三千元以上、三万元至十万元以上、三十万元至五十万元以上的，"
+          "应当分别认定为刑法第二百六十四条规定的“数额较大”、“数额巨大”、“数额特别巨大”。")
+
+
+def test_clauses_to_tiers() -> None:
+    tiers = parse_cn_clauses(THEFT.split(" ", 1)[1])
+    assert [t.condition.kind for t in tiers] == ["数额较大", "数额巨大", "数额特别巨大"]
+    assert [(t.min_months, t.max_months) for t in tiers] == [(1, 36), (36, 120), (120, 180)]
+
+
+def test_thresholds() -> None:
+    assert parse_cn_thresholds(INTERP) == {264: {"数额较大": (1000, 3000), "数额巨大": (30000, 100000),
+                                                 "数额特别巨大": (300000, 500000)}}
+
+
+def test_tier_for_amounts_and_conditions() -> None:
+    from buildds.inject_errors.statutes import _with_thresholds
+
+    (charge,) = parse_cn_criminal_law(THEFT, charges={"盗窃": [(264, None, None)]})
+    charge = _with_thresholds(charge, parse_cn_thresholds(INTERP)[264])
+    profile = StatuteProfile(id="t", jurisdiction="cn", law="刑法", version="x", effective_date=date(2024, 3, 1),
+                             charges=(charge,))
+    assert profile.tier_for("盗窃", amount_yuan=500) is None
+    assert profile.tier_for("盗窃罪", amount_yuan=2000).condition.kind == "数额较大"  # type: ignore[union-attr]
+    assert profile.tier_for("盗窃", amount_yuan=30000).condition.kind == "数额巨大"  # type: ignore[union-attr]
+    assert profile.tier_for("盗窃", amount_yuan=10**6).condition.kind == "数额特别巨大"  # type: ignore[union-attr]
+    assert profile.tier_for("盗窃", condition="数额巨大").max_months == 120  # type: ignore[union-attr]
+    assert profile.tier_for("盗窃").condition.kind == "数额较大"  # type: ignore[union-attr]
+    assert [p.kind for p in profile.range_for("盗窃", "数额特别巨大")] == ["有期徒刑", "无期徒刑"]
+    with pytest.raises(KeyError):
+        profile.charge("抢劫")
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    ("十年以下の拘禁刑又は五十万円以下の罰金", [("拘禁刑", 1, 120, None), ("罰金", None, None, 500000)]),
+    ("死刑又は無期若しくは五年以上の拘禁刑", [("死刑", None, None, None), ("無期拘禁刑", None, None, None),
+                                            ("拘禁刑", 60, 240, None)]),
+    ("二年以上の有期拘禁刑", [("拘禁刑", 24, 240, None)]),
+    ("三月以上五年以下の拘禁刑", [("拘禁刑", 3, 60, None)]),
+    ("五年以下の懲役若しくは禁錮又は百万円以下の罰金", [("懲役", 1, 60, None), ("禁錮", 1, 60, None),
+                                                    ("罰金", None, None, 1000000)]),
+    ("拘留又は科料", [("拘留", None, None, None), ("科料", None, None, 9999)]),
+])
+def test_jp_penalties(expr: str, expected: list[tuple[str, int | None, int | None, int | None]]) -> None:
+    got = parse_jp_penalties(expr)
+    assert [(p.kind, p.min_months, p.max_months, p.max_amount) for p in got] == expected
+
+
+def test_jp_article_block() -> None:
+    text = "（窃盗）\n第二百三十五条\n他人の財物を窃取した者は、窃盗の罪とし、十年以下の懲役又は五十万円以下の罰金に処する。"
+    (charge,) = parse_jp_penal_code(text)
+    assert (charge.charge, charge.article, charge.fine.kind, charge.fine.max_yuan, charge.fine.currency) == (
+        "窃盗", 235, "fixed_range", 500000, "JPY")
+
+
+def test_yaml_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (charge,) = parse_cn_criminal_law(THEFT, charges={"盗窃": [(264, None, None)]})
+    profile = StatuteProfile(id="t", jurisdiction="cn", law="刑法", version="x", effective_date=date(2024, 3, 1),
+                             charges=(charge,), confusable={"盗窃": ("抢劫", "抢夺")}, coverage={"a": 1})
+    path = write_profile_yaml(profile, tmp_path / "p.yaml")
+    assert "盗窃" in path.read_text(encoding="utf-8")
+    assert load_profile_yaml(path) == profile
+
+
+# --- the real law texts (skip without ../shared) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cn_profile() -> StatuteProfile:
+    judgments = shared_path("realdata", "judgments")
+    return build_cn_profile(judgments / "cn-criminal-law",
+                            judgments / "cn-confusable-charges" / "legalattack_sheet1_similar_charges.csv")
+
+
+def test_cn_coverage(cn_profile: StatuteProfile) -> None:
+    cov = cn_profile.coverage
+    print(f"CN coverage: {cov}")
+    assert cov["articles_with_penalty"] >= 350
+    assert cov["article_coverage"] >= 0.95
+    assert cov["charges_mapped"] >= 450
+    assert cov["charges_with_thresholds"] >= 2
+
+
+def test_cn_theft(cn_profile: StatuteProfile) -> None:
+    theft = cn_profile.charge("盗窃")
+    assert theft.article == 264
+    assert [(t.condition.kind, t.condition.amount_min_yuan, t.condition.amount_max_yuan) for t in theft.tiers] == [
+        ("数额较大", 1000, 3000), ("数额巨大", 30000, 100000), ("数额特别巨大", 300000, 500000)]
+    assert [[(p.kind, p.min_months, p.max_months) for p in t.penalties] for t in theft.tiers] == [
+        [("有期徒刑", 6, 36), ("拘役", 1, 6), ("管制", 3, 24)], [("有期徒刑", 36, 120)],
+        [("有期徒刑", 120, 180), ("无期徒刑", None, None)]]
+    assert all(t.fine.kind == "mandatory_unspecified" for t in theft.tiers)
+    assert cn_profile.confusable["抢劫"] == ("抢夺", "盗窃")
+
+
+def test_cn_fraud_thresholds(cn_profile: StatuteProfile) -> None:
+    fraud = cn_profile.charge("诈骗")
+    assert [(t.condition.amount_min_yuan, t.condition.amount_max_yuan) for t in fraud.tiers] == [
+        (3000, 10000), (30000, 100000), (500000, 500000)]
+    # not stated in the provided interpretations: left empty, never invented
+    assert all(t.condition.amount_min_yuan is None for t in cn_profile.charge("信用卡诈骗").tiers)
+
+
+def test_cn_fake_products_proportional(cn_profile: StatuteProfile) -> None:
+    fake = cn_profile.charge("生产、销售伪劣产品")
+    assert fake.article == 140
+    assert (fake.fine.kind, fake.fine.min_ratio, fake.fine.max_ratio, fake.fine.base) == (
+        "proportional", 0.5, 2.0, "销售金额")
+    assert [t.condition.amount_min_yuan for t in fake.tiers] == [50000, 200000, 500000, 2000000]
+    assert cn_profile.tier_for("生产、销售伪劣产品", amount_yuan=300000).max_months == 84  # type: ignore[union-attr]
+    assert fake.fine.allowed_range(100000) == (50000, 200000)
+
+
+def test_cn_homicide_and_injury(cn_profile: StatuteProfile) -> None:
+    murder = cn_profile.charge("故意杀人")
+    assert [(t.condition.kind, [(p.kind, p.min_months, p.max_months) for p in t.penalties]) for t in murder.tiers] == [
+        ("base", [("死刑", None, None), ("无期徒刑", None, None), ("有期徒刑", 120, 180)]),
+        ("情节较轻", [("有期徒刑", 36, 120)])]
+    assert [t.condition.kind for t in cn_profile.charge("故意伤害").tiers] == ["base", "致人重伤", "致人死亡"]
+    assert cn_profile.charge("危险驾驶").article_sub == 1
+
+
+def test_cn_fixed_fine(cn_profile: StatuteProfile) -> None:
+    card = cn_profile.charge("信用卡诈骗")
+    assert card.fine.kind == "fixed_range"
+    assert (card.tiers[0].fine.min_yuan, card.tiers[0].fine.max_yuan) == (20000, 200000)
+
+
+def test_cn_general_limits_match_law_text() -> None:
+    text = shared_path("realdata", "judgments", "cn-criminal-law", "criminal_law_PRC_2023_amendment12.md").read_text(
+        encoding="utf-8")
+    assert "管制的期限，为三个月以上二年以下" in text
+    assert "拘役的期限，为一个月以上六个月以下" in text
+    assert "为六个月以上十五年以下" in text
+
+
+def test_jp_current_text() -> None:
+    jsonl = shared_path("realdata", "judgments", "jp-penal-code", "penal_code_articles.jsonl")
+    profile = build_jp_profile(jp_text_from_jsonl(jsonl), version="2025-06-01", effective_date=date(2025, 6, 1))
+    print(f"JP coverage: {profile.coverage}")
+    assert profile.coverage["article_coverage"] >= 0.95
+    theft = next(c for c in profile.charges if c.article == 235 and c.article_sub is None)
+    assert theft.charge == "窃盗"
+    assert [(p.kind, p.min_months, p.max_months, p.max_amount) for p in theft.tiers[0].penalties] == [
+        ("拘禁刑", 1, 120, None), ("罰金", None, None, 500000)]
+    murder = next(c for c in profile.charges if c.article == 199)
+    assert murder.charge == "殺人"
+    assert [(p.kind, p.min_months) for p in murder.tiers[0].penalties] == [
+        ("死刑", None), ("無期拘禁刑", None), ("拘禁刑", 60)]
+
+
+def test_jp_pre_2025_text() -> None:
+    page = shared_path("realdata", "statutes", "140AC0000000045_20230713_505AC0000000066.html")
+    profile = build_jp_profile(jp_text_from_html(page.read_text(encoding="utf-8")), version="2023-07-13",
+                               effective_date=date(2023, 7, 13))
+    print(f"JP (懲役/禁錮) coverage: {profile.coverage}")
+    assert profile.coverage["article_coverage"] >= 0.95
+    theft = next(c for c in profile.charges if c.article == 235 and c.article_sub is None)
+    assert [p.kind for p in theft.tiers[0].penalties] == ["懲役", "罰金"]
+    murder = next(c for c in profile.charges if c.article == 199)
+    assert [p.kind for p in murder.tiers[0].penalties] == ["死刑", "無期懲役", "懲役"]
+
+
+def test_cn_profile_yaml_round_trip(cn_profile: StatuteProfile, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert load_profile_yaml(write_profile_yaml(cn_profile, tmp_path / "cn.yaml")) == cn_profile
