@@ -19,6 +19,11 @@ from pydantic import model_validator
 from buildds.schema.core import Frozen, Problem, Source
 
 __all__ = [
+    "ErrorType",
+    "ErrorClass",
+    "SpanEdit",
+    "InjectedJudgment",
+    "InjectionSkip",
     "CUSTODIAL_KINDS",
     "FACTOR_KINDS",
     "ArticleRef",
@@ -181,4 +186,56 @@ class JudgmentReject(Frozen):
     line: int
     id: str | None = None
     reason: JudgmentRejectReason
+    message: str
+
+
+# --------------------------------------------------------------------------- injected errors
+ErrorType = Literal["E1", "E2", "E3", "E4", "E5", "E6"]
+ErrorClass = Literal["charge", "prison_term", "fine"]
+#: AR-Bench's grouping of the six error types (seed 003, Figure 2)
+ERROR_CLASS: dict[str, str] = {"E1": "charge", "E2": "charge", "E3": "prison_term",
+                               "E4": "prison_term", "E5": "fine", "E6": "fine"}
+
+
+class SpanEdit(Frozen):
+    """Replace ``full_text[start:end]`` (which is ``old``) by ``new``. Offsets index the
+    ORIGINAL full text; edits of one injection never overlap."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+
+
+class InjectedJudgment(Frozen):
+    """An anomalous judgment: the original, the edits that made it, and the gold correction.
+
+    ``apply(original.full_text, edits) == anomalous_text`` and undoing the edits gives the
+    original back exactly (the property tests check both)."""
+
+    id: str
+    source_id: str
+    error_type: ErrorType
+    error_class: ErrorClass
+    seed: int
+    original: Judgment
+    edits: tuple[SpanEdit, ...]
+    anomalous_text: str
+    #: the anomalous facts / reasoning / judgment parts (spans shifted by the edits)
+    facts: str
+    reasoning: str
+    judgment: str
+    #: what a reviewer should restore: e.g. {"charge": "盗窃"}, {"months": 42},
+    #: {"fine_yuan": 5000}, {"factor": "自首", "article": 67}
+    gold_correction: dict[str, object]
+    #: why the injected value is wrong: the tier/range it violates, the confusable pair …
+    rationale: dict[str, object] = {}
+
+
+class InjectionSkip(Frozen):
+    """An injection that could not be made validly, and why (never forced)."""
+
+    source_id: str
+    error_type: ErrorType
+    reason: str
     message: str
