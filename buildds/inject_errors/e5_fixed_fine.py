@@ -1,0 +1,56 @@
+"""E5 fixed-amount fine outside limits: the fine moved outside the tier's fixed range."""
+
+from __future__ import annotations
+
+import random
+
+from buildds.inject_errors.base import (
+    BaseInjector,
+    InjectionContext,
+    Plan,
+    SkipInjection,
+    charge_profile,
+    fine_edit,
+    fine_outside,
+    resolve_tier,
+    single_charge,
+)
+from buildds.schema.judgments import Judgment
+from buildds.schema.statutes import FineRule, StatuteProfile
+
+__all__ = ["FixedFineOutsideLimits", "fine_rule"]
+
+
+def fine_rule(judgment: Judgment, profile: StatuteProfile, charge: str) -> tuple[FineRule, str]:
+    """The fine rule for ``judgment``: its tier's when the tier is known and states one, the
+    charge's (spanning all tiers) when the tier cannot be told; and where it came from."""
+    cp = charge_profile(profile, charge)
+    try:
+        choice = resolve_tier(judgment, profile, charge)
+    except SkipInjection:
+        return cp.fine, "charge"
+    if choice.ambiguous:
+        return cp.fine, "charge"
+    return choice.tier.fine, f"tier:{choice.tier.condition.kind}"
+
+
+def fine_amount(judgment: Judgment) -> int:
+    s = judgment.sentence
+    if s.fine_yuan is None or s.fine_span is None:
+        raise SkipInjection("no_fine", "the judgment imposes no fine")
+    return s.fine_yuan
+
+
+class FixedFineOutsideLimits(BaseInjector):
+    error_type = "E5"
+
+    def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
+        fine = fine_amount(judgment)
+        charge = single_charge(judgment)
+        rule, source = fine_rule(judgment, ctx.profile, charge)
+        if rule.kind != "fixed_range":
+            raise SkipInjection("fine_not_fixed", f"{charge}: fine rule is {rule.kind}")
+        new, side = fine_outside(rng, rule.min_yuan, rule.max_yuan)
+        return Plan([fine_edit(judgment, new)], {"fine_yuan": fine},
+                    {"charge": charge, "rule": source, "range_yuan": [rule.min_yuan, rule.max_yuan],
+                     "direction": side, "law": rule.text})

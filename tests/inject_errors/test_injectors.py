@@ -1,0 +1,356 @@
+"""Error injectors E1–E6 on hand-written judgments and a hand-built statute profile."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import random
+from datetime import date
+
+import pytest
+
+from buildds.inject_errors.base import (
+    InjectionContext,
+    InjectionError,
+    apply_edits,
+    format_months_cn,
+    format_yuan_cn,
+    inject_all,
+    injectors,
+    int_to_cn,
+    undo_edits,
+)
+from buildds.schema.core import Source
+from buildds.schema.judgments import InjectedJudgment, InjectionSkip, Judgment, Span, SpanEdit
+from buildds.schema.statutes import (
+    ChargeProfile,
+    FineRule,
+    PenaltyRange,
+    SentencingTier,
+    StatuteProfile,
+    TierCondition,
+)
+from buildds.transform.judgment_parse import (
+    cn_number,
+    parse_amount_involved,
+    parse_articles,
+    parse_charges,
+    parse_factors,
+    parse_months,
+    parse_sentence,
+)
+from tests.conftest import shared_path
+
+
+# --------------------------------------------------------------------------- builders
+def _tier(kind: str, ranges: list[tuple[str, int | None, int | None]], *, amount: int | None = None,
+          fine: FineRule | None = None) -> SentencingTier:
+    return SentencingTier(
+        condition=TierCondition(kind=kind, text=kind, amount_min_yuan=amount, amount_max_yuan=amount),
+        penalties=tuple(PenaltyRange(kind=k, min_months=lo, max_months=hi) for k, lo, hi in ranges),  # type: ignore[arg-type]
+        text=kind, fine=fine or FineRule(kind="mandatory_unspecified"))
+
+
+def _charge(name: str, article: int, tiers: list[SentencingTier]) -> ChargeProfile:
+    fine = next((t.fine for t in tiers if t.fine.kind in ("fixed_range", "proportional")), tiers[0].fine)
+    return ChargeProfile(charge=name, article=article, tiers=tuple(tiers), fine=fine, text=name)
+
+
+LOW = [("有期徒刑", 6, 36), ("拘役", 1, 6), ("管制", 3, 24)]
+PROFILE = StatuteProfile(
+    id="test", jurisdiction="cn", law="中华人民共和国刑法", version="t", effective_date=date(2024, 3, 1),
+    charges=(
+        _charge("盗窃", 264, [_tier("数额较大", LOW, amount=1000), _tier("数额巨大", [("有期徒刑", 36, 120)], amount=30000),
+                              _tier("数额特别巨大", [("有期徒刑", 120, 180), ("无期徒刑", None, None)], amount=300000)]),
+        _charge("抢夺", 267, [_tier("base", LOW)]),
+        _charge("信用卡诈骗", 196, [_tier("base", [("有期徒刑", 6, 60), ("拘役", 1, 6)],
+                                          fine=FineRule(kind="fixed_range", min_yuan=20000, max_yuan=200000))]),
+        _charge("生产、销售伪劣产品", 140, [_tier("base", [("有期徒刑", 6, 24), ("拘役", 1, 6)],
+                                                fine=FineRule(kind="proportional", min_ratio=0.5, max_ratio=2.0,
+                                                              base="销售金额"))]),
+        _charge("故意伤害", 234, [_tier("base", LOW), _tier("致人重伤", [("有期徒刑", 36, 120)]),
+                                  _tier("致人死亡", [("有期徒刑", 120, 180), ("死刑", None, None)])]),
+    ),
+    confusable={"盗窃": ("抢夺", "[盗窃、抢夺]枪支"), "抢夺": ("盗窃",), "故意伤害": ("故意杀人",)},
+)
+CTX = InjectionContext(profile=PROFILE)
+SOURCE = Source(path="synthetic.jsonl", sha256="0" * 64)
+
+FACTS = "经审理查明：2020年5月1日，被告人张三在某市窃取他人财物，价值共计人民币{amount}元。"
+REASONING = ("本院认为，被告人张三以非法占有为目的，秘密窃取他人财物，数额较大，其行为已构成{charge}罪。"
+             "{factor}依照《中华人民共和国刑法》第{article}条{extra}之规定，")
+JUDGMENT = "判决如下：被告人张三犯{charge}罪，判处{kind}{term}{fine}。"
+CONFESS = "被告人张三到案后如实供述自己的罪行，依法可以从轻处罚。"
+RECIDIVIST = "被告人张三曾因犯罪被判处有期徒刑，刑罚执行完毕后五年内再犯应当判处有期徒刑以上刑罚之罪，系累犯，应当从重处罚。"
+
+
+def make_judgment(facts: str, reasoning: str, judgment: str, rid: str = "j1") -> Judgment:
+    """A Judgment whose spans come from the real parsers."""
+    full = facts + reasoning + judgment
+    r0, j0 = len(facts), len(facts) + len(reasoning)
+    refs = parse_charges(judgment, j0)
+    arts = parse_articles(reasoning, r0)
+    amount = parse_amount_involved(facts, 0)
+    return Judgment(
+        id=rid, source=SOURCE, dataset="judge", line=1, facts=facts, reasoning=reasoning,
+        judgment=judgment, full_text=full,
+        facts_span=Span(start=0, end=r0, text=facts), reasoning_span=Span(start=r0, end=j0, text=reasoning),
+        judgment_span=Span(start=j0, end=len(full), text=judgment),
+        charges=tuple(dict.fromkeys(c.name for c in refs)), charge_refs=tuple(refs),
+        articles=tuple(dict.fromkeys(a.number for a in arts)), article_refs=tuple(arts),
+        sentence=parse_sentence(judgment, j0),
+        amount_involved_yuan=amount[0] if amount else None, amount_span=amount[1] if amount else None,
+        factors=tuple(parse_factors(reasoning, r0)), defendants=("张三",))
+
+
+def theft(*, charge: str = "盗窃", article: str = "二百六十四", amount: str = "5000", factor: str = CONFESS,
+          extra: str = "、第六十七条第三款", kind: str = "有期徒刑", term: str = "八个月",
+          fine: str = "，并处罚金人民币二千元", rid: str = "j1") -> Judgment:
+    return make_judgment(FACTS.format(amount=amount),
+                         REASONING.format(charge=charge, factor=factor, article=article, extra=extra),
+                         JUDGMENT.format(charge=charge, kind=kind, term=term, fine=fine), rid)
+
+
+def run(etype: str, judgment: Judgment, seed: int = 0, ctx: InjectionContext = CTX
+        ) -> InjectedJudgment | InjectionSkip:
+    return injectors(seed)[etype].inject(judgment, random.Random(f"{seed}:{judgment.id}:{etype}"), ctx)
+
+
+def injected(etype: str, judgment: Judgment, seed: int = 0, ctx: InjectionContext = CTX) -> InjectedJudgment:
+    out = run(etype, judgment, seed, ctx)
+    assert isinstance(out, InjectedJudgment), out
+    assert undo_edits(out.anomalous_text, out.edits) == judgment.full_text
+    return out
+
+
+def skipped(etype: str, judgment: Judgment, reason: str) -> None:
+    out = run(etype, judgment)
+    assert isinstance(out, InjectionSkip), out
+    assert (out.error_type, out.reason, out.source_id) == (etype, reason, judgment.id)
+
+
+# --------------------------------------------------------------------------- base
+def test_apply_and_undo_edits() -> None:
+    text = "甲乙丙丁戊"
+    edits = [SpanEdit(start=3, end=4, old="丁", new="四四"), SpanEdit(start=0, end=1, old="甲", new="")]
+    assert apply_edits(text, edits) == "乙丙四四戊"
+    assert undo_edits("乙丙四四戊", edits) == text
+    with pytest.raises(InjectionError):
+        apply_edits(text, [SpanEdit(start=0, end=2, old="甲乙", new=""), SpanEdit(start=1, end=3, old="乙丙", new="")])
+    with pytest.raises(InjectionError):
+        apply_edits(text, [SpanEdit(start=0, end=1, old="乙", new="")])
+
+
+def test_numeral_rendering() -> None:
+    for n in (1, 10, 11, 20, 105, 1000, 1005, 1500, 10050, 15000, 100500, 120000, 1000001, 100001000):
+        assert cn_number(int_to_cn(n)) == n
+    assert [format_months_cn(m, like) for m, like in [(42, "三年"), (7, "八个月"), (18, "1年6个月"),
+                                                      (18, "一年零六个月"), (24, "六个月")]] == [
+        "三年六个月", "七个月", "1年6个月", "一年零六个月", "二年"]
+    assert parse_months(format_months_cn(43, "三年")) == 43
+    assert [format_yuan_cn(80000, like) for like in ("五千元", "5000元", "3,000元", "1.5万元", "人民币五千元")] == [
+        "八万元", "80000元", "80,000元", "8万元", "人民币八万元"]
+
+
+def test_inject_all_is_order_independent_and_ids() -> None:
+    a, b = theft(rid="a"), theft(rid="b", term="一年")
+    done1, skip1 = inject_all([a, b], profile=PROFILE, seed=3)
+    done2, skip2 = inject_all([b, a], profile=PROFILE, seed=3)
+    assert sorted(d.model_dump_json() for d in done1) == sorted(d.model_dump_json() for d in done2)
+    assert sorted(s.model_dump_json() for s in skip1) == sorted(s.model_dump_json() for s in skip2)
+    assert {d.id for d in done1} >= {"a-E3-3", "b-E3-3", "a-E4-3"}
+    with pytest.raises(ValueError):
+        inject_all([a], profile=PROFILE, errors=("E9",))
+
+
+# --------------------------------------------------------------------------- E1
+def test_e1_replaces_charge_everywhere() -> None:
+    j = theft()
+    out = injected("E1", j)
+    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪")
+    assert out.gold_correction == {"charge": "盗窃"}
+    assert out.rationale["confusable_pair"] == ["盗窃", "抢夺"]
+    assert out.error_class == "charge" and out.id == "j1-E1-0"
+    assert "抢夺罪" in out.reasoning and "抢夺罪" in out.judgment and out.facts == j.facts
+
+
+def test_e1_takes_sentence_and_articles_from_a_similar_case() -> None:
+    j = theft()
+    donor = theft(charge="抢夺", article="二百六十七", term="一年", fine="，并处罚金人民币五千元", rid="d")
+    out = injected("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=[j, donor]))
+    assert out.rationale["donor"] == "d"
+    assert out.judgment == "判决如下：被告人张三犯抢夺罪，判处有期徒刑一年，并处罚金人民币五千元。"
+    assert "第二百六十七条、第六十七条第三款之规定" in out.reasoning
+    assert out.gold_correction == {"charge": "盗窃", "months": 8, "fine_yuan": 2000, "articles": [264, 67]}
+
+
+def test_e1_skips() -> None:
+    skipped("E1", theft(charge="信用卡诈骗"), "no_confusable_charge")
+    two = make_judgment(FACTS.format(amount=5000), "本院认为，构成盗窃罪、抢夺罪。",
+                        "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。")
+    skipped("E1", two, "multi_charge")
+
+
+# --------------------------------------------------------------------------- E2
+def test_e2_omits_the_other_charge() -> None:
+    j = make_judgment(FACTS.format(amount=5000), "本院认为，被告人张三构成盗窃罪、抢夺罪，应数罪并罚。",
+                      "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。")
+    outs = {injected("E2", j, seed).rationale["kept"]: injected("E2", j, seed) for seed in range(8)}
+    assert set(outs) == {"盗窃", "抢夺"}
+    assert outs["盗窃"].judgment == "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，决定执行有期徒刑一年。"
+    assert outs["盗窃"].reasoning == "本院认为，被告人张三构成盗窃罪，应数罪并罚。"
+    assert outs["抢夺"].judgment == "判决如下：被告人张三犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。"
+    assert outs["抢夺"].gold_correction == {"charges": ["盗窃", "抢夺"], "omitted": ["盗窃"]}
+
+
+def test_e2_skips() -> None:
+    skipped("E2", theft(), "single_charge")
+    prior = make_judgment(FACTS.format(amount=5000), "本院认为，构成盗窃罪。",
+                          "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，与之前犯抢夺罪没有执行的刑罚并罚，决定执行有期徒刑一年。")
+    skipped("E2", prior, "prior_conviction")
+
+
+# --------------------------------------------------------------------------- E3
+def test_e3_term_outside_tier() -> None:
+    j = theft()
+    out = injected("E3", j)
+    new = parse_months(out.judgment)
+    assert new is not None and not 6 <= new <= 36
+    expected = j.full_text.replace("有期徒刑八个月", f"有期徒刑{format_months_cn(new, '八个月')}")
+    assert out.anomalous_text == expected
+    assert out.gold_correction == {"months": 8}
+    assert out.rationale["tier"] == "数额较大" and out.rationale["range_months"] == [6, 36]
+    # both sides are used across seeds
+    sides = {injected("E3", j, seed).rationale["direction"] for seed in range(12)}
+    assert sides == {"above", "below"}
+
+
+def test_e3_ambiguous_tier_moves_into_adjacent_tier() -> None:
+    j = theft(charge="故意伤害", article="二百三十四", amount="0", term="二年", fine="")
+    out = injected("E3", j)
+    assert out.rationale["ambiguous_tier"] is True and out.rationale["adjacent_tier"] == "致人重伤"
+    new = parse_months(out.judgment)
+    assert new is not None and 36 < new <= 120 and new % 6 == 0
+    assert out.anomalous_text == j.full_text.replace("有期徒刑二年", f"有期徒刑{format_months_cn(new, '二年')}")
+
+
+def test_e3_skips() -> None:
+    skipped("E3", theft(kind="", term="免予刑事处罚", fine=""), "no_term")
+    skipped("E3", theft(charge="放火"), "unknown_charge")
+    skipped("E3", theft(amount="500"), "no_tier")
+    skipped("E3", theft(charge="故意伤害", amount="0", kind="拘役", term="三个月", fine=""), "ambiguous_tier")
+    skipped("E3", theft(kind="拘役", amount="50000", term="三个月"), "kind_not_in_tier")
+
+
+# --------------------------------------------------------------------------- E4
+def test_e4_ignores_mitigating_factor() -> None:
+    j = theft()
+    out = injected("E4", j)
+    new = parse_months(out.judgment)
+    assert new is not None and 33 <= new <= 36
+    assert out.reasoning == ("本院认为，被告人张三以非法占有为目的，秘密窃取他人财物，数额较大，其行为已构成盗窃罪。"
+                             "依照《中华人民共和国刑法》第二百六十四条之规定，")
+    assert out.judgment == f"判决如下：被告人张三犯盗窃罪，判处有期徒刑{format_months_cn(new, '八个月')}，并处罚金人民币二千元。"
+    assert out.gold_correction == {"months": 8, "factor": "坦白", "article": 67}
+
+
+def test_e4_ignores_aggravating_factor() -> None:
+    j = theft(factor=RECIDIVIST, extra="、第六十五条第一款", term="三年")
+    out = injected("E4", j)
+    new = parse_months(out.judgment)
+    assert new is not None and 6 <= new <= 9
+    assert "累犯" not in out.reasoning and "第六十五条" not in out.reasoning
+    assert out.reasoning.endswith("再犯应当判处有期徒刑以上刑罚之罪。依照《中华人民共和国刑法》第二百六十四条之规定，")
+    assert out.gold_correction == {"months": 36, "factor": "累犯", "article": 65}
+
+
+def test_e4_skips() -> None:
+    skipped("E4", theft(factor="", extra=""), "no_factor")
+    skipped("E4", theft(term="二年六个月"), "factor_not_reflected")
+    skipped("E4", theft(kind="", term="免予刑事处罚", fine=""), "no_term")
+
+
+# --------------------------------------------------------------------------- E5 / E6
+def test_e5_fixed_fine_outside_range() -> None:
+    j = theft(charge="信用卡诈骗", article="一百九十六", fine="，并处罚金人民币五万元")
+    out = injected("E5", j)
+    new = cn_number(out.judgment.split("人民币")[1].removesuffix("元。"))
+    assert new is not None and not 20000 <= new <= 200000
+    assert out.anomalous_text == j.full_text.replace("五万元", format_yuan_cn(int(new), "五万元"))
+    assert out.gold_correction == {"fine_yuan": 50000} and out.rationale["range_yuan"] == [20000, 200000]
+
+
+def test_e5_skips() -> None:
+    skipped("E5", theft(charge="信用卡诈骗", fine=""), "no_fine")
+    skipped("E5", theft(), "fine_not_fixed")
+    skipped("E5", theft(charge="放火"), "unknown_charge")
+
+
+def test_e6_proportional_fine_outside_range() -> None:
+    j = theft(charge="生产、销售伪劣产品", article="一百四十", amount="100000", fine="，并处罚金人民币100000元")
+    out = injected("E6", j)
+    assert out.rationale["range_yuan"] == [50000, 200000]
+    new = int(out.judgment.split("人民币")[1].removesuffix("元。"))
+    assert not 50000 <= new <= 200000
+    assert out.anomalous_text == j.full_text.removesuffix("100000元。") + f"{new}元。"
+    assert out.gold_correction == {"fine_yuan": 100000}
+
+
+def test_e6_skips() -> None:
+    skipped("E6", theft(), "fine_not_proportional")
+    skipped("E6", theft(charge="生产、销售伪劣产品", fine=""), "no_fine")
+    no_amount = make_judgment("经审理查明：被告人张三销售伪劣产品。", "本院认为，构成生产、销售伪劣产品罪。",
+                              "判决如下：被告人张三犯生产、销售伪劣产品罪，判处有期徒刑八个月，并处罚金人民币五万元。")
+    skipped("E6", no_amount, "no_amount")
+
+
+# --------------------------------------------------------------------------- real data
+@pytest.fixture(scope="module")
+def cn_profile() -> StatuteProfile:
+    from buildds.inject_errors.statutes import build_cn_profile
+
+    judgments = shared_path("realdata", "judgments")
+    return build_cn_profile(judgments / "cn-criminal-law",
+                            judgments / "cn-confusable-charges" / "legalattack_sheet1_similar_charges.csv")
+
+
+def test_judge_integration(cn_profile: StatuteProfile) -> None:
+    from buildds.extract.judgments import load_judge
+    from buildds.inject_errors.base import kind_range, resolve_tier
+    from buildds.inject_errors.e5_fixed_fine import fine_rule
+
+    path = shared_path("realdata", "judgments", "judge-benchmark", "test.json")
+    judgments = list(itertools.islice(load_judge(path, rejects=[]), 150))
+    done, skips = inject_all(judgments, profile=cn_profile, seed=0, corpus=judgments)
+    table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for d in done:
+        table[d.error_type]["injected"] += 1
+    for s in skips:
+        table[s.error_type][s.reason] += 1
+    for etype in sorted(table):
+        print(etype, dict(table[etype].most_common()))
+    assert len(done) + len(skips) == 6 * len(judgments)
+    for d in done:
+        assert undo_edits(d.anomalous_text, d.edits) == d.original.full_text
+        j = d.original
+        if d.error_type == "E1":
+            pair = d.rationale["confusable_pair"]
+            assert pair[1] in cn_profile.confusable[pair[0]]  # type: ignore[index]
+        elif d.error_type == "E3":
+            new = parse_months(d.anomalous_text[d.edits[0].start:d.edits[0].start + len(d.edits[0].new)])
+            lo, hi = d.rationale["range_months"]  # type: ignore[misc]
+            assert new is not None and not lo <= new <= hi
+            if d.rationale.get("ambiguous_tier"):
+                alo, ahi = d.rationale["adjacent_range_months"]  # type: ignore[misc]
+                assert alo <= new <= ahi
+            else:
+                choice = resolve_tier(j, cn_profile, j.charges[0])
+                r = kind_range(choice.tier, j.sentence.kind)
+                assert r is not None and not r.contains_months(new)
+        elif d.error_type in ("E5", "E6"):
+            rule, _ = fine_rule(j, cn_profile, j.charges[0])
+            lo, hi = rule.allowed_range(j.amount_involved_yuan)
+            new = cn_number(d.edits[0].new.removeprefix("人民币").removesuffix("元"))
+            assert new is not None
+            assert (lo is not None and new < lo) or (hi is not None and new > hi)
+    assert table["E1"]["injected"] > 0 and table["E3"]["injected"] > 0 and table["E4"]["injected"] > 0
