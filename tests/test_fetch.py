@@ -359,7 +359,7 @@ def test_unreachable_server_says_place_files_by_hand(client, tmp_path):
     with pytest.raises(FetchError) as info:
         fetch_jbe(years=[2015, 2016], dest=dest, manifest=manifest, client=client)
 
-    assert time.monotonic() - start < 2  # stopped at once: no retries, not 12 tries
+    assert time.monotonic() - start < 10  # stopped at once: 12 tries with backoff take far longer
     msg = str(info.value)
     assert "by hand" in msg
     assert f"{dest}/<year>/<subject>-<kind>.pdf" in msg

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from pathlib import Path
 
 import pytest
@@ -345,9 +344,7 @@ def test_real_japanese_pdfs(name: str) -> None:
 
     path = shared_path("realdata", "contracts", *name.split("/"))
     expected, has_headings, has_signature = JP_TEXT_PDFS[name]
-    started = time.perf_counter()
     clauses = split_clauses(blocks_from_pdf(extract_pdf(path, ocr="never")), source=name)
-    assert time.perf_counter() - started < 5
     numbered = [c for c in articles(clauses) if "の" not in (c.number_text or "")]
     assert [c.number for c in numbered] == list(range(1, expected + 1))
     assert all(c.heading for c in numbered) == has_headings
