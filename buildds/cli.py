@@ -178,5 +178,12 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
         sys.exit(1)
 
 
+from buildds.commands.contracts import contracts as contracts_command  # noqa: E402
+from buildds.commands.judgments import judgments as judgments_command  # noqa: E402
+
+main.add_command(contracts_command)
+main.add_command(judgments_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

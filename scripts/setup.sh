@@ -4,7 +4,10 @@
 # poppler-utils for looking at pages) and the Python package with its extras.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-apt_packages=(tesseract-ocr tesseract-ocr-jpn tesseract-ocr-osd fonts-ipafont-mincho fonts-ipafont-gothic poppler-utils)
+# libreoffice-writer-nogui: .odt contracts are converted with soffice --headless;
+# tesseract-ocr-chi-tra: the Traditional Chinese scan in the contract test set.
+apt_packages=(tesseract-ocr tesseract-ocr-jpn tesseract-ocr-osd tesseract-ocr-chi-tra
+              fonts-ipafont-mincho fonts-ipafont-gothic poppler-utils libreoffice-writer-nogui)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

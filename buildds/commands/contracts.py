@@ -1,0 +1,67 @@
+"""``buildds contracts``: a thin click shell over :func:`buildds.jobs.contracts.build_contracts`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from buildds.errors import BuildError
+
+__all__ = ["contracts"]
+
+
+@click.command("contracts", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Output folder.")
+@click.option("--annotations", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Annotation file (.csv or .jsonl). Without one, the clause "
+              "table is exported for annotation.")
+@click.option("--task", type=click.Choice(["classification", "revision"]),
+              default="classification", show_default=True, help="What the annotations hold.")
+@click.option("--view", type=click.Choice(["accepted", "original"]), default="accepted",
+              show_default=True,
+              help="Tracked changes accepted (what a reader sees) or rejected (the original).")
+@click.option("--labels", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Label inventory, one label a line (default: the labels the "
+              "annotations use).")
+@click.option("--password", default=None, help="Password for encrypted PDFs.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the evaluation/development split.")
+@click.option("--eval-share", type=click.FloatRange(0.0, 1.0), default=0.2, show_default=True,
+              help="Share of the items in the evaluation split.")
+@click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
+              view: str, labels: Path | None, password: str | None, seed: int,
+              eval_share: float, strict: bool, quiet: bool) -> None:
+    """Contracts (.docx, .pdf, scans, images, .odt) → clauses → LegalRikai-style datasets.
+
+    Writes documents/<file>.json (each normalised document), clauses.jsonl, the dataset
+    (dataset/ for load_from_disk, data/*.parquet, README.md card), report.json, report.md and
+    rejects.jsonl under --out. With --annotations the splits are evaluation and development
+    (clause classification: labels per clause; clause revision: ai_alert, guidelines,
+    reference_revision); without, one split "clauses" to annotate.
+
+    \b
+    Example:
+      buildds contracts contracts/*.docx contracts/*.pdf --out build/contracts
+      buildds contracts contracts/*.docx --out build/rikai --annotations labels.csv
+      buildds contracts a.docx --out build/rev --annotations rev.jsonl --task revision
+    """
+    from buildds.jobs.contracts import build_contracts
+
+    try:
+        report = build_contracts(list(inputs), out=out, annotations=annotations,
+                                 task=task,  # type: ignore[arg-type]
+                                 view=view,  # type: ignore[arg-type]
+                                 password=password, seed=seed, eval_share=eval_share,
+                                 labels=labels, progress=not quiet)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(report.summary_line())
+    if strict and report.failed:
+        sys.exit(1)

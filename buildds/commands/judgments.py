@@ -1,0 +1,86 @@
+"""``buildds judgments``: a thin click shell over :func:`buildds.jobs.judgments.build_judgments`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from buildds.errors import BuildError
+
+__all__ = ["judgments"]
+
+_ERRORS = ("E1", "E2", "E3", "E4", "E5", "E6")
+
+
+def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(e.strip().upper() for e in value.split(",") if e.strip()))
+    bad = [e for e in items if e not in _ERRORS]
+    if bad or not items:
+        raise click.BadParameter(f"{', '.join(bad) or 'nothing'}: choose from {','.join(_ERRORS)}")
+    return items
+
+
+@click.command("judgments", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Output folder.")
+@click.option("--profile", type=click.Choice(["cn"]), default="cn", show_default=True,
+              help="Statute profile (PRC Criminal Law).")
+@click.option("--errors", default=",".join(_ERRORS), show_default=True, callback=_error_list,
+              help="Error types to inject, comma-separated.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Injection seed.")
+@click.option("--law", "law_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Folder with criminal_law_PRC_2023_amendment12.md and "
+              "interp_*.md [default: data_raw/judgments/cn-criminal-law].")
+@click.option("--confusable", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="LegalAttack legalattack_sheet1_similar_charges.csv [default: "
+              "data_raw/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv].")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="Only the first N judgments of each input.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 if validation fails or an input line is malformed.")
+def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
+              seed: int, law_dir: Path | None, confusable: Path | None, limit: int | None,
+              quiet: bool, strict: bool) -> None:
+    """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
+
+    Parses the judgments (format detected by content), injects errors E1–E6 against the
+    statute profile, and writes the dataset (dataset/ for load_from_disk, data/<task>.parquet
+    with splits detection / classification / correction, README.md card; input settings
+    S1–S5 are the columns input_s1 … input_s5), rejects.jsonl, report.json and report.md
+    under --out. An unchanged rebuild writes nothing.
+
+    \b
+    Example:
+      buildds judgments data_raw/judgments/judge-benchmark/test.json --out build/arbench
+      buildds judgments test.json data_train.json --out build/arbench --seed 1 \\
+          --law ../shared/realdata/judgments/cn-criminal-law \\
+          --confusable ../shared/realdata/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv
+      buildds judgments test.json --out build/e3 --errors E3,E4 --limit 100 -q
+    """
+    from buildds.jobs.judgments import DEFAULT_CONFUSABLE, DEFAULT_LAW_DIR, build_judgments
+
+    law_dir = law_dir or DEFAULT_LAW_DIR
+    confusable = confusable or DEFAULT_CONFUSABLE
+    missing = []
+    if not (law_dir / "criminal_law_PRC_2023_amendment12.md").is_file():
+        missing.append(f"--law DIR (a folder holding criminal_law_PRC_2023_amendment12.md; "
+                       f"{law_dir} has none)")
+    if not confusable.is_file():
+        missing.append(f"--confusable FILE (legalattack_sheet1_similar_charges.csv; "
+                       f"{confusable} does not exist)")
+    if missing:
+        raise click.UsageError("the statute files are required: pass " + " and ".join(missing))
+    try:
+        report = build_judgments(list(inputs), profile=profile, errors=errors, seed=seed, out=out,
+                                 law_dir=law_dir, confusable=confusable, limit=limit,
+                                 progress=not quiet)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(report.summary_line())
+    if strict and (not report.ok or report.bad_records):
+        sys.exit(1)

@@ -1,0 +1,253 @@
+"""AR-Bench rows → a Hugging Face ``DatasetDict``, parquet files and a dataset card.
+
+:func:`export_arbench` writes, under ``out``::
+
+    dataset/                      DatasetDict.save_to_disk, one split per task:
+                                  ``detection`` (all rows), ``classification`` and
+                                  ``correction`` (the anomalous rows)
+    data/<task>.parquet           the same splits as parquet
+    README.md                     the dataset card (YAML front matter + Markdown)
+
+Splits are the tasks; the five input settings S1–S5 are columns (``input_s1`` …
+``input_s5``, the exact model input), so every split serves every setting. All splits share
+the explicit features of :func:`arbench_features`.
+
+Determinism and atomicity follow :mod:`buildds.export.hf`: rows in id order, split
+fingerprints derived from the caller's ``fingerprint``, the seed and the content, one shard,
+no dates in the card, everything written to a temp folder and swapped in with ``os.replace``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from buildds import __version__
+from buildds.errors import ExportError
+from buildds.export.hf import (  # private helpers shared by the exporters
+    _inputs,
+    _json_block,
+    _quiet_datasets,
+    _require_data,
+    _size_category,
+    _swap_in,
+    _write_parquet,
+    render_card,
+)
+from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
+
+__all__ = [
+    "FIELD_DOCS",
+    "ArbenchExport",
+    "arbench_features",
+    "export_arbench",
+    "load_arbench_export",
+]
+
+CARD_TEMPLATE = "arbench.md.j2"
+SEED_TITLE = ("AR-Bench: Benchmarking Legal Reasoning with Judgment Error Detection, "
+              "Classification and Correction")
+
+FIELD_DOCS = {
+    "id": "row id: <source id>-<error type>-<seed>, or <source id>-none for a normal judgment",
+    "source_id": "id of the original judgment (JuDGE text_id / cail-<line>)",
+    "dataset": "source dataset: judge or cail",
+    "error_type": "E1 erroneous charge, E2 omitted charge, E3 term outside limits, E4 ignored "
+                  "sentencing factor, E5 fixed fine outside limits, E6 proportional fine "
+                  "outside limits, or none",
+    "error_class": "classification target: charge / prison_term / fine (none for normal rows)",
+    "label": "detection target: 0 normal, 1 anomalous",
+    "factor": "sentencing factors of the original: none / mitigating / aggravating / mixed",
+    "charges": "charges of the original judgment (without 罪)",
+    "facts": "case facts",
+    "judgment": "the judgment part (判决如下 …), anomalous where an error was injected",
+    "original_judgment": "the judgment part as the court wrote it (the corrected text)",
+    "reasoning": "the normal reasoning (本院认为 …)",
+    "anomalous_reasoning": "the reasoning after injection (S4/S5; = reasoning for normal rows)",
+    "cited_articles": "Criminal Law articles the normal reasoning cites",
+    "anomalous_cited_articles": "Criminal Law articles the anomalous reasoning cites",
+    "articles_text": "text of the cited articles (S3)",
+    "anomalous_articles_text": "text of the articles the anomalous reasoning cites (S5)",
+    "gold_correction": "correction target (JSON): the values to restore, e.g. {\"months\": 42}",
+    "rationale": "why the injected value is wrong (JSON): tier, range, confusable pair …",
+    "edits": "the span edits on the original full text (JSON list of {start,end,old,new})",
+    "seed": "injection seed",
+    "input_s1": "S1 input: facts + judgment",
+    "input_s2": "S2 input: facts + normal reasoning + judgment",
+    "input_s3": "S3 input: S2 + cited articles",
+    "input_s4": "S4 input: facts + anomalous reasoning + judgment",
+    "input_s5": "S5 input: S4 + articles the anomalous reasoning cites",
+}
+SPLIT_DOCS = {
+    "detection": "every row; target `label`",
+    "classification": "anomalous rows; target `error_class`",
+    "correction": "anomalous rows; target `gold_correction` (and `original_judgment`)",
+}
+_LISTS = ("charges", "cited_articles", "anomalous_cited_articles")
+_INTS = {"label": "int8", "seed": "int32"}
+
+
+@dataclass(frozen=True)
+class ArbenchExport:
+    out: Path
+    fingerprint: str
+    seed: int
+    splits: dict[str, int]
+    split_fingerprints: dict[str, str]
+    files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def dataset_dir(self) -> Path:
+        return self.out / "dataset"
+
+    @property
+    def card(self) -> Path:
+        return self.out / "README.md"
+
+    def parquet(self, split: str = "detection") -> Path:
+        return self.out / "data" / f"{split}.parquet"
+
+
+def arbench_features() -> Any:
+    """The declared features, in :data:`~buildds.transform.arbench.COLUMNS` order."""
+    datasets, _, _ = _require_data()
+    feats: dict[str, Any] = {}
+    for name in COLUMNS:
+        if name in _LISTS:
+            feats[name] = datasets.Sequence(datasets.Value("string"))
+        elif name in _INTS:
+            feats[name] = datasets.Value(_INTS[name])
+        else:
+            feats[name] = datasets.Value("string")
+    return datasets.Features(feats)
+
+
+def _split_fingerprint(fingerprint: str, split: str, seed: int,
+                       cols: dict[str, list[Any]]) -> str:
+    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return sha256_bytes(f"buildds-arbench\n{fingerprint}\n{split}\n{seed}\n{content}"
+                        .encode())[:16]
+
+
+def _counts_table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for et in ("none", "E1", "E2", "E3", "E4", "E5", "E6"):
+        mine = [r for r in rows if r["error_type"] == et]
+        if mine:
+            per = Counter(r["factor"] for r in mine)
+            out.append({"error_type": et, "factors": [per[f] for f in FACTOR_GROUPS],
+                        "total": len(mine)})
+    return out
+
+
+def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint: str,
+                   provenance: dict[str, Any], seed: int = 0,
+                   validation: dict[str, Any] | None = None) -> ArbenchExport:
+    """Write the AR-Bench export under ``out`` (see the module docstring). Raises
+    :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
+    write (the previous export is kept)."""
+    datasets, pa, pq = _require_data()
+    out = Path(out)
+    ordered = sorted(rows, key=lambda r: r["id"])
+    dupes = sorted(i for i, n in Counter(r["id"] for r in ordered).items() if n > 1)
+    if dupes:
+        raise ExportError(f"duplicate row ids: {', '.join(dupes[:5])}")
+    features = arbench_features()
+    splits = task_rows(ordered)
+    dsets, split_fps = {}, {}
+    for split in TASKS:
+        cols = {name: [r[name] for r in splits[split]] for name in features}
+        split_fps[split] = _split_fingerprint(fingerprint, split, seed, cols)
+        try:
+            table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise ExportError(f"split {split}: rows do not fit the features ({exc})") from exc
+        info = datasets.DatasetInfo(
+            description=f"AR-Bench built by buildds {__version__} (build fingerprint "
+                        f"{fingerprint})", citation=SEED_TITLE, features=features)
+        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
+                                        fingerprint=split_fps[split])
+    dd = datasets.DatasetDict(dsets)
+
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".arbench-export.", dir=out))
+    try:
+        with _quiet_datasets(datasets):
+            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in TASKS})
+        (staging / "data").mkdir()
+        for split in TASKS:
+            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
+                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
+                 for s in TASKS}
+        yaml_features, feature_rows = [], []
+        for name, feat in features.items():
+            inner = getattr(feat, "feature", None)
+            entry = {"list": inner.dtype} if inner is not None else {"dtype": feat.dtype}
+            yaml_features.append({"name": name, **entry})
+            feature_rows.append({"name": name, "type": entry.get("dtype")
+                                 or f"list of {entry['list']}", "about": FIELD_DOCS.get(name, "")})
+        front = {
+            "pretty_name": "AR-Bench (appellate review of criminal judgments), built by buildds",
+            "language": ["zh"],
+            "license": "other",
+            "task_categories": ["text-classification", "text-generation"],
+            "tags": ["legal", "chinese-law", "criminal-law", "ar-bench", "error-detection"],
+            "size_categories": [_size_category(len(ordered))],
+            "configs": [{"config_name": "default", "data_files": [
+                {"split": s, "path": f"data/{s}.parquet"} for s in TASKS]}],
+            "dataset_info": {
+                "features": yaml_features,
+                "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],
+                            "num_examples": sizes[s]["num_examples"]} for s in TASKS],
+                "download_size": sum(sizes[s]["download_size"] for s in TASKS),
+                "dataset_size": sum(sizes[s]["num_bytes"] for s in TASKS),
+            },
+        }
+        context = {
+            "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
+                                           default_flow_style=False, width=1000),
+            "seed_title": SEED_TITLE, "version": __version__, "n_rows": len(ordered),
+            "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS[s]}
+                       for s in TASKS],
+            "factor_names": list(FACTOR_GROUPS), "counts": _counts_table(ordered),
+            "features": feature_rows, "fingerprint": fingerprint,
+            "split_fingerprints": [(s, split_fps[s]) for s in TASKS], "seed": seed,
+            "code_version": str(provenance.get("code_version") or __version__),
+            "inputs": _inputs(provenance),
+            "options": _json_block(provenance.get("options", {})),
+            "validation": _json_block(validation) if validation is not None else None,
+        }
+        (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
+        files = {p.relative_to(staging).as_posix(): sha256_file(p)
+                 for p in sorted(staging.rglob("*")) if p.is_file()}
+        _swap_in(staging, out, ["dataset", "data", "README.md"])
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"could not write the AR-Bench export: {exc}", source=str(out)) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
+                         splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
+                         files=dict(sorted(files.items())))
+
+
+def load_arbench_export(path: str | Path, split: str = "detection") -> Any:
+    """One split of an export as a pandas DataFrame (from ``data/<split>.parquet``)."""
+    import pandas as pd
+
+    file = Path(path) / "data" / f"{split}.parquet"
+    if not file.is_file():
+        raise ExportError(f"no AR-Bench export here ({file.name} is missing); run "
+                          "`buildds judgments` first", source=str(path))
+    return pd.read_parquet(file, engine="pyarrow")

@@ -1,0 +1,319 @@
+"""LegalRikai-style items → a Hugging Face ``DatasetDict``, parquet files and a card.
+
+:func:`export_classification` and :func:`export_revision` write, under ``out``::
+
+    dataset/                   DatasetDict.save_to_disk (splits ``evaluation``, ``development``)
+    data/evaluation.parquet
+    data/development.parquet
+    README.md                  the dataset card (YAML front matter + Markdown)
+
+:func:`export_clauses` writes the unlabelled clause table the same way, as one split
+``clauses`` (for annotation). Labels are ``Sequence(ClassLabel(names=inventory))``.
+
+Determinism and atomicity follow :mod:`buildds.export.hf`: rows in id order, fingerprints
+derived from the caller's ``fingerprint``, the seed and the content, one shard, no dates in
+the card, everything written to a temp folder and swapped in with ``os.replace``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from buildds import __version__
+from buildds.errors import ExportError
+from buildds.export.hf import (  # private helpers: see the module docstring of hf.py
+    _inputs,
+    _json_block,
+    _quiet_datasets,
+    _require_data,
+    _size_category,
+    _swap_in,
+    _write_parquet,
+    render_card,
+)
+from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.transform.rikai import SPLITS
+
+__all__ = [
+    "CLAUSE_SPLIT",
+    "RikaiExport",
+    "classification_features",
+    "clause_features",
+    "export_classification",
+    "export_clauses",
+    "export_revision",
+    "revision_features",
+]
+
+CARD_TEMPLATE = "rikai.md.j2"
+CLAUSE_SPLIT = "clauses"
+
+FIELD_DOCS = {
+    "id": "clause id: document id and article number (業務委託契約書-3)",
+    "document_id": "the contract: its file name without extension",
+    "source": "input file the clause was read from",
+    "number": "article number (第３条 → 3); empty for preambles, signatures …",
+    "number_text": "the number as printed (第３条, Section 2)",
+    "heading": "the article heading (完成後の検査)",
+    "kind": "article, section, preamble, signature, appendix, supplementary or other",
+    "page": "first page of the clause (PDF, scans)",
+    "text": "the clause as given to a model: number, heading, then the body",
+    "input_text": "the clause as given to a model: number, heading, then the body",
+    "labels": "clause types (multi-label)",
+    "ai_alert": "the alert about a potential problem in the clause",
+    "guidelines": "guidance for the revision",
+    "reference_revision": "the clause revised by a legal expert",
+    "changed": "true when tracked changes touch the clause",
+    "original_text": "the clause with every tracked change rejected (when changed)",
+    "accepted_text": "the clause with every tracked change accepted (when changed)",
+    "block_start": "first block (paragraph / line) of the clause in the document",
+    "block_end": "last block of the clause",
+    "sha256": "sha256 of the input file",
+}
+SPLIT_DOCS = {
+    "evaluation": "held-out items for scoring",
+    "development": "few-shot examples or fine-tuning (split it further as needed)",
+    CLAUSE_SPLIT: "every clause found, unlabelled, for annotation",
+}
+
+
+@dataclass(frozen=True)
+class RikaiExport:
+    """What an export wrote."""
+
+    out: Path
+    task: str
+    fingerprint: str
+    seed: int
+    splits: dict[str, int]
+    split_fingerprints: dict[str, str]
+    #: every written file (relative to ``out``) → sha256, sorted by path
+    files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def dataset_dir(self) -> Path:
+        return self.out / "dataset"
+
+    @property
+    def card(self) -> Path:
+        return self.out / "README.md"
+
+    def parquet(self, split: str) -> Path:
+        return self.out / "data" / f"{split}.parquet"
+
+
+# --------------------------------------------------------------------------- features
+def _base_features(datasets: Any) -> dict[str, Any]:
+    V = datasets.Value
+    return {"id": V("string"), "document_id": V("string"), "source": V("string"),
+            "number": V("int32"), "heading": V("string"), "page": V("int32"),
+            "text": V("string")}
+
+
+def classification_features(label_inventory: Sequence[str]) -> Any:
+    datasets, _, _ = _require_data()
+    if len(set(label_inventory)) != len(label_inventory):
+        raise ExportError("the label inventory has duplicate labels")
+    return datasets.Features({**_base_features(datasets), "labels": datasets.Sequence(
+        datasets.ClassLabel(names=list(label_inventory)))})
+
+
+def revision_features() -> Any:
+    datasets, _, _ = _require_data()
+    V = datasets.Value
+    return datasets.Features({**_base_features(datasets), "ai_alert": V("string"),
+                              "guidelines": V("string"), "reference_revision": V("string")})
+
+
+def clause_features() -> Any:
+    datasets, _, _ = _require_data()
+    V = datasets.Value
+    return datasets.Features({
+        "id": V("string"), "source": V("string"), "document_id": V("string"),
+        "kind": V("string"), "number": V("int32"), "number_text": V("string"),
+        "heading": V("string"), "text": V("string"), "input_text": V("string"),
+        "changed": V("bool"), "original_text": V("string"), "accepted_text": V("string"),
+        "page": V("int32"), "block_start": V("int32"), "block_end": V("int32"),
+        "sha256": V("string"),
+    })
+
+
+def _feature_type(feat: Any) -> tuple[dict[str, Any], str]:
+    """(Hub YAML entry without the name, a short human type)."""
+    inner = getattr(feat, "feature", None)
+    if inner is not None:
+        entry, kind = _feature_type(inner)
+        return {"list": entry}, f"list of {kind}"
+    names = getattr(feat, "names", None)
+    if names is not None:
+        return ({"class_label": {"names": {str(i): n for i, n in enumerate(names)}}},
+                f"class label ({len(names)})")
+    return {"dtype": feat.dtype}, feat.dtype
+
+
+# --------------------------------------------------------------------------- writing
+def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[Any]]:
+    return {name: [row.get(name) for row in rows] for name in features}
+
+
+def _split_fingerprint(task: str, fingerprint: str, split: str, seed: int,
+                       cols: dict[str, list[Any]]) -> str:
+    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return sha256_bytes(f"buildds-rikai-{task}\n{fingerprint}\n{split}\n{seed}\n{content}"
+                        .encode())[:16]
+
+
+def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
+            fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
+            labels: list[tuple[str, int]] | None) -> RikaiExport:
+    datasets, pa, pq = _require_data()
+    out = Path(out)
+    ids = [r["id"] for rows in splits.values() for r in rows]
+    dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if dupes:
+        raise ExportError(f"duplicate item ids: {', '.join(dupes[:5])}")
+    dsets, split_fps = {}, {}
+    for split, rows in splits.items():
+        cols = _columns(sorted(rows, key=lambda r: r["id"]), features)
+        split_fps[split] = _split_fingerprint(task, fingerprint, split, seed, cols)
+        try:
+            table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise ExportError(f"{task} split {split}: rows do not fit the features ({exc})") from exc
+        info = datasets.DatasetInfo(
+            description=f"{title} built by buildds {__version__} (build fingerprint "
+                        f"{fingerprint})", features=features)
+        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
+                                        fingerprint=split_fps[split])
+    dd = datasets.DatasetDict(dsets)
+    names = list(splits)
+
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".rikai-export.", dir=out))
+    try:
+        with _quiet_datasets(datasets):
+            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in names})
+        (staging / "data").mkdir()
+        for split in names:
+            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
+                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
+                 for s in names}
+        feature_rows = []
+        yaml_features = []
+        for name, feat in features.items():
+            entry, kind = _feature_type(feat)
+            yaml_features.append({"name": name, **entry})
+            feature_rows.append({"name": name, "type": kind, "about": FIELD_DOCS.get(name, "")})
+        n = sum(len(r) for r in splits.values())
+        front = {
+            "pretty_name": f"{title}, built by buildds",
+            "language": ["ja"],
+            "license": "other",
+            "task_categories": (["text-classification"] if task == "classification"
+                                else ["text-generation"] if task == "revision" else []),
+            "tags": ["legal", "contracts", "japanese-law", "legalrikai"],
+            "size_categories": [_size_category(n)],
+            "configs": [{"config_name": "default", "data_files": [
+                {"split": s, "path": f"data/{s}.parquet"} for s in names]}],
+            "dataset_info": {
+                "features": yaml_features,
+                "splits": [{"name": s, **{k: sizes[s][k] for k in ("num_bytes", "num_examples")}}
+                           for s in names],
+                "download_size": sum(sizes[s]["download_size"] for s in names),
+                "dataset_size": sum(sizes[s]["num_bytes"] for s in names),
+            },
+        }
+        context = {
+            "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
+                                           default_flow_style=False, width=1000),
+            "title": title, "about": about, "version": __version__,
+            "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS.get(s, "")}
+                       for s in names],
+            "labels": labels, "used_labels": sum(1 for _, c in labels or [] if c),
+            "features": feature_rows, "fingerprint": fingerprint,
+            "split_fingerprints": [(s, split_fps[s]) for s in names], "seed": seed,
+            "code_version": str(provenance.get("code_version") or __version__),
+            "inputs": _inputs(provenance), "options": _json_block(provenance.get("options", {})),
+        }
+        (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
+        files = {p.relative_to(staging).as_posix(): sha256_file(p)
+                 for p in sorted(staging.rglob("*")) if p.is_file()}
+        _swap_in(staging, out, ["dataset", "data", "README.md"])
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"could not write the {task} export: {exc}", source=str(out)) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return RikaiExport(out=out, task=task, fingerprint=fingerprint, seed=seed,
+                       splits={s: len(splits[s]) for s in names}, split_fingerprints=split_fps,
+                       files=dict(sorted(files.items())))
+
+
+def _check_splits(splits: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    missing = [s for s in SPLITS if s not in splits]
+    if missing:
+        raise ExportError(f"missing split(s): {', '.join(missing)}")
+    return {s: list(splits[s]) for s in SPLITS}
+
+
+def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
+                          label_inventory: Sequence[str], fingerprint: str,
+                          provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
+    """Write the clause-classification export. ``items`` maps ``evaluation`` and
+    ``development`` to items from :func:`buildds.transform.rikai.classification_items`
+    (split with :func:`~buildds.transform.rikai.split_items`). A label outside
+    ``label_inventory`` is an :class:`ExportError`."""
+    splits = _check_splits(items)
+    features = classification_features(label_inventory)
+    index = {name: i for i, name in enumerate(label_inventory)}
+    encoded: dict[str, list[dict[str, Any]]] = {}
+    counts: Counter[str] = Counter()
+    for split, rows in splits.items():
+        encoded[split] = []
+        for it in rows:
+            bad = [lab for lab in it["labels"] if lab not in index]
+            if bad:
+                raise ExportError(f"item {it['id']}: label(s) not in the inventory: "
+                                  f"{', '.join(bad)}", source=it.get("source"), page=it.get("page"))
+            counts.update(it["labels"])
+            encoded[split].append({**it, "labels": [index[lab] for lab in it["labels"]]})
+    labels = sorted(((name, counts[name]) for name in label_inventory),
+                    key=lambda kv: (-kv[1], kv[0]))
+    about = ("Clause classification (条文分類): given a contract clause, name every clause "
+             "type it contains, from the label inventory below (multi-label).")
+    return _export("classification", encoded, features, out=out, fingerprint=fingerprint,
+                   provenance=provenance, seed=seed, title="LegalRikai clause classification",
+                   about=about, labels=labels)
+
+
+def export_revision(items: dict[str, list[dict[str, Any]]], *, out: Path, fingerprint: str,
+                    provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
+    """Write the clause-revision export (items from
+    :func:`buildds.transform.rikai.revision_items`, split into evaluation/development)."""
+    about = ("Clause revision (条文修正): given a clause, an AI alert about a potential "
+             "problem and guidelines, revise the clause; `reference_revision` is the expert's.")
+    return _export("revision", _check_splits(items), revision_features(), out=out,
+                   fingerprint=fingerprint, provenance=provenance, seed=seed,
+                   title="LegalRikai clause revision", about=about, labels=None)
+
+
+def export_clauses(rows: Sequence[dict[str, Any]], *, out: Path, fingerprint: str,
+                   provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
+    """Write the unlabelled clause table (rows from
+    :func:`buildds.transform.rikai.clause_table`) as one split ``clauses``."""
+    about = ("Every clause cut from the input contracts, unlabelled, with its provenance: "
+             "the table to annotate for clause classification or revision.")
+    return _export("clauses", {CLAUSE_SPLIT: list(rows)}, clause_features(), out=out,
+                   fingerprint=fingerprint, provenance=provenance, seed=seed,
+                   title="Contract clauses", about=about, labels=None)

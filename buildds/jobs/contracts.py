@@ -1,0 +1,295 @@
+"""``buildds contracts``: contract files → clauses → LegalRikai-style datasets (seed 000).
+
+For each input (.docx, .pdf, scans, images, .odt — :func:`buildds.extract.contracts.read_documents`)
+the normalised document is written for inspection, its clauses are cut in the chosen view
+(``accepted``: tracked changes accepted; ``original``: rejected) and collected into one clause
+table. With an annotation file the task dataset is exported (``classification`` or
+``revision``, splits ``evaluation``/``development``); without one, the clause table itself
+(for annotation).
+
+Outputs under ``out`` (written atomically):
+
+* ``documents/<file name>.json`` — each :class:`ContractDocument` that was read;
+* ``clauses.jsonl`` — the clause table, one row per clause;
+* ``dataset/``, ``data/*.parquet``, ``README.md`` — the export (:mod:`buildds.export.rikai`);
+* ``rejects.jsonl`` — unreadable files, document errors, unknown labels, clauses without
+  labels, annotations without a clause, incomplete revision rows — each with its reason;
+* ``report.json`` / ``report.md`` — per file: format, pages, paragraphs, clauses, articles,
+  revisions, comments, OCR confidence, seconds; label frequencies for classification.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from buildds.errors import BuildError
+from buildds.pipeline import (
+    Rejects,
+    atomic_write_text,
+    canonical_json,
+    hash_files,
+    sha256_bytes,
+)
+
+__all__ = ["ContractsReport", "build_contracts", "code_version"]
+
+STAGE = "contracts"
+Task = Literal["classification", "revision"]
+View = Literal["accepted", "original"]
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE_FILES = (
+    "schema/contracts.py", "extract/contracts.py", "extract/docx.py", "extract/pdf.py",
+    "transform/clauses.py", "transform/rikai.py", "export/rikai.py", "export/cards/rikai.md.j2",
+    "jobs/contracts.py",
+)
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    return hash_files(_PACKAGE, _CODE_FILES)
+
+
+@dataclass
+class ContractsReport:
+    out: Path
+    task: str | None
+    view: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+    clauses: int = 0
+    items: dict[str, int] = field(default_factory=dict)
+    label_frequencies: dict[str, int] | None = None
+    problems: Counter[str] = field(default_factory=Counter)
+    exported: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for f in self.files if f["status"] == "failed")
+
+    @property
+    def rejected(self) -> int:
+        return sum(self.problems.values())
+
+    def summary_line(self) -> str:
+        line = (f"processed {len(self.files)} files, {self.clauses} clauses, "
+                f"{self.rejected} rejected")
+        if self.failed:
+            line += f" ({self.failed} files failed)"
+        if self.items:
+            line += "; " + ", ".join(f"{n} {s}" for s, n in self.items.items())
+        return line + f" — see {self.out / 'report.md'}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "stage": STAGE, "code_version": code_version(), "task": self.task,
+            "view": self.view,
+            "totals": {"files": len(self.files), "failed": self.failed,
+                       "clauses": self.clauses, "rejected": self.rejected,
+                       "items": self.items},
+            "rejects_by_reason": dict(sorted(self.problems.items())),
+            "label_frequencies": self.label_frequencies,
+            "exported": self.exported,
+            "files": self.files,
+        }
+
+
+def _progress(enabled: bool):  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("[bold]contracts[/] {task.description}"), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+                    transient=True, disable=not enabled)
+
+
+def _root(inputs: Sequence[Path]) -> Path | None:
+    parents = [str(p.parent) for p in inputs]
+    return Path(os.path.commonpath(parents)) if parents else None
+
+
+def _file_entry(path: Path, name: str, doc: Any, clauses: Sequence[Any],
+                seconds: float) -> dict[str, Any]:
+    body = [b for b in doc.blocks if b.part == "body"]
+    return {
+        "file": name, "status": "ok", "format": doc.format, "sha256": doc.source.sha256,
+        "pages": doc.pages, "paragraphs": len(body), "clauses": len(clauses),
+        "articles": sum(1 for c in clauses if c.kind in ("article", "section")),
+        "revisions": doc.revision_count, "changed_clauses": sum(1 for c in clauses if c.changed),
+        "comments": len(doc.comments), "ocr_confidence": doc.ocr_confidence,
+        "seconds": round(seconds, 3),
+    }
+
+
+def _read_labels(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except OSError as exc:
+        raise BuildError(f"cannot read the label inventory ({exc.strerror or exc})",
+                         source=str(path)) from exc
+    return list(dict.fromkeys(s.strip() for s in lines if s.strip()))
+
+
+def build_contracts(
+    inputs: Sequence[Path], *, out: Path, annotations: Path | None = None,
+    task: Task = "classification", view: View = "accepted", password: str | None = None,
+    seed: int = 0, eval_share: float = 0.2, labels: Path | None = None,
+    ocr_lang: str = "jpn+eng", progress: bool = True,
+    on_file: Callable[[Path], None] | None = None,
+) -> ContractsReport:
+    """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
+
+    ``labels`` is a label inventory file (one label a line; default: every label in the
+    annotations). Per-file failures are data (in the report and ``rejects.jsonl``); raises
+    :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
+    could not be written)."""
+    from buildds.export.rikai import export_classification, export_clauses, export_revision
+    from buildds.extract.contracts import read_documents
+    from buildds.transform.clauses import split_clauses
+    from buildds.transform.rikai import (
+        classification_items,
+        clause_table,
+        label_frequencies,
+        load_annotations,
+        revision_items,
+        split_items,
+        view_blocks,
+    )
+
+    started = time.perf_counter()
+    inputs = [Path(p) for p in inputs]
+    if not inputs:
+        raise BuildError("no input files given")
+    if task not in ("classification", "revision"):
+        raise BuildError(f"unknown task {task!r} (classification or revision)")
+    if view not in ("accepted", "original"):
+        raise BuildError(f"unknown view {view!r} (accepted or original)")
+    out = Path(out)
+    # read the annotations first: a bad file should fail before any slow extraction
+    notes = load_annotations(annotations) if annotations is not None else None
+    inventory = _read_labels(labels) if labels is not None else None
+    report = ContractsReport(out=out, task=task if notes is not None else None, view=view)
+    rejects = Rejects()
+
+    pairs = []
+    inputs = [p.resolve() for p in inputs]
+    root = _root(inputs)
+    kwargs: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang}
+    with _progress(progress) as bar:
+        handle = bar.add_task("reading", total=len(inputs))
+        tick = time.perf_counter()
+        for path, doc, problems in read_documents(inputs, root=root, **kwargs):
+            name = doc.source.path if doc is not None else (
+                path.relative_to(root).as_posix() if root else str(path))
+            if doc is None:
+                report.files.append({"file": name, "status": "failed", "problems": [
+                    p.model_dump() for p in problems]})
+                for p in problems:
+                    rejects.add(stage=p.stage, reason=p.code, message=p.message,
+                                source=p.source or name, page=p.page)
+                    report.problems[p.code] += 1
+            else:
+                clauses = split_clauses(view_blocks(doc.blocks, view), source=name)
+                pairs.append((doc, clauses))
+                entry = _file_entry(path, name, doc, clauses, time.perf_counter() - tick)
+                entry["problems"] = [p.model_dump() for p in problems]
+                if any(p.severity == "error" for p in problems):
+                    entry["status"] = "warning"
+                for p in problems:
+                    if p.severity == "error":
+                        rejects.add(stage=p.stage, reason=p.code, message=p.message,
+                                    source=p.source or name, page=p.page)
+                        report.problems[p.code] += 1
+                report.files.append(entry)
+                atomic_write_text(out / "documents" / f"{Path(name).name}.json",
+                                  doc.model_dump_json(indent=1) + "\n")
+            bar.update(handle, advance=1, description=Path(name).name)
+            if on_file is not None:
+                on_file(path)
+            tick = time.perf_counter()
+
+    rows = clause_table(pairs, view=view)
+    report.clauses = len(rows)
+    atomic_write_text(out / "clauses.jsonl", "".join(canonical_json(r) + "\n" for r in rows))
+
+    provenance: dict[str, Any] = {
+        "inputs": [{"path": p, "sha256": s}
+                   for p, s in sorted({(d.source.path, d.source.sha256) for d, _ in pairs})],
+        "code_version": code_version(),
+        "options": {"task": report.task, "view": view, "seed": seed, "eval_share": eval_share,
+                    "annotations": Path(annotations).name if annotations else None},
+    }
+    if notes is not None:
+        if task == "classification":
+            result = classification_items(rows, notes, label_inventory=inventory)
+            report.label_frequencies = label_frequencies(result.items)
+        else:
+            result = revision_items(rows, notes)
+        for prob in result.problems:
+            rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
+                        source=prob.source, page=prob.page, id=prob.id, line=prob.line)
+            report.problems[prob.reason] += 1
+        splits = split_items(result.items, eval_share=eval_share, seed=seed)
+        report.items = {s: len(v) for s, v in splits.items()}
+        fingerprint = sha256_bytes(canonical_json({
+            "task": task, "items": result.items, "inventory": result.label_inventory,
+            "seed": seed, "eval_share": eval_share, "provenance": provenance,
+        }).encode("utf-8"))[:32]
+        if task == "classification":
+            export_classification(splits, out=out, label_inventory=result.label_inventory,
+                                  fingerprint=fingerprint, provenance=provenance, seed=seed)
+        else:
+            export_revision(splits, out=out, fingerprint=fingerprint, provenance=provenance,
+                            seed=seed)
+        report.exported = task
+    elif rows:
+        fingerprint = sha256_bytes(canonical_json({"rows": rows, "provenance": provenance})
+                                   .encode("utf-8"))[:32]
+        export_clauses(rows, out=out, fingerprint=fingerprint, provenance=provenance, seed=seed)
+        report.items = {"clauses": len(rows)}
+        report.exported = "clauses"
+
+    report.seconds = time.perf_counter() - started
+    rejects.write(out / "rejects.jsonl")
+    atomic_write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
+                                                      indent=1, sort_keys=True) + "\n")
+    atomic_write_text(out / "report.md", _markdown(report))
+    return report
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "–"
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def _markdown(report: ContractsReport) -> str:
+    lines = [f"# Contracts build ({report.view} view)", "", report.summary_line(), "",
+             ("| file | status | format | pages | paragraphs | clauses | articles | revisions "
+             "| comments | OCR confidence | seconds |"),
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for f in report.files:
+        if f["status"] == "failed":
+            why = "; ".join(p["message"] for p in f["problems"])
+            lines.append(f"| {_cell(f['file'])} | failed: {_cell(why)} |  |  |  |  |  |  |  |  |  |")
+            continue
+        lines.append("| " + " | ".join(_cell(f[k]) for k in (
+            "file", "status", "format", "pages", "paragraphs", "clauses", "articles",
+            "revisions", "comments", "ocr_confidence", "seconds")) + " |")
+    if report.problems:
+        lines += ["", "## Rejected (see rejects.jsonl)", "", "| reason | count |", "|---|---:|"]
+        lines += [f"| {r} | {n} |" for r, n in sorted(report.problems.items())]
+    if report.items:
+        lines += ["", f"## Export: {report.exported}", "", "| split | rows |", "|---|---:|"]
+        lines += [f"| {s} | {n} |" for s, n in report.items.items()]
+    if report.label_frequencies is not None:
+        lines += ["", "## Label frequencies", "", "| label | items |", "|---|---:|"]
+        lines += [f"| {_cell(k)} | {v} |" for k, v in report.label_frequencies.items()]
+    return "\n".join(lines) + "\n"

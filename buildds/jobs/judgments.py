@@ -1,0 +1,330 @@
+"""``buildds judgments``: JuDGE / CAIL2018 judgments → injected errors → AR-Bench (seed 003).
+
+Steps: detect each input's format by content (JuDGE lines carry ``fd``/``text_id``, CAIL
+lines ``fact``/``meta``), parse (:mod:`buildds.extract.judgments`), build the statute
+profile (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject every requested
+error into every judgment (:func:`buildds.inject_errors.base.inject_all`, every parsed
+judgment is the E1 donor corpus), make the rows (:mod:`buildds.transform.arbench`), validate
+them (:mod:`buildds.validate.arbench`) and export (:mod:`buildds.export.arbench`).
+
+Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
+``rejects.jsonl`` (every rejected judgment, every skipped injection, every judgment that
+cannot be a normal row — each with stage and reason), ``report.json`` / ``report.md``.
+
+The build has a fingerprint over the inputs' and the law files' content, the options and
+the code; when it equals the one recorded with the existing export, nothing is parsed or
+written (``report.unchanged``). A dataset that fails validation is not exported.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from buildds.errors import BuildError
+from buildds.inject_errors.base import ALL_ERRORS
+from buildds.pipeline import (
+    Rejects,
+    atomic_write_text,
+    canonical_json,
+    hash_files,
+    sha256_bytes,
+    sha256_file,
+)
+
+__all__ = ["DEFAULT_CONFUSABLE", "DEFAULT_LAW_DIR", "JudgmentsReport", "build_judgments",
+           "code_version", "detect_format"]
+
+STAGE = "judgments"
+MARKER = ".dataset-fingerprint"
+DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
+DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
+                          "legalattack_sheet1_similar_charges.csv")
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CODE_FILES = (
+    "schema/judgments.py", "schema/statutes.py", "extract/judgments.py",
+    "transform/judgment_parse.py", "inject_errors/base.py", "inject_errors/statutes.py",
+    "inject_errors/e1_erroneous_charge.py", "inject_errors/e2_omission_of_charges.py",
+    "inject_errors/e3_term_outside_limits.py", "inject_errors/e4_ignored_factor.py",
+    "inject_errors/e5_fixed_fine.py", "inject_errors/e6_proportional_fine.py",
+    "transform/arbench.py", "validate/arbench.py", "export/arbench.py",
+    "export/cards/arbench.md.j2", "jobs/judgments.py",
+)
+_FIELDS = ("facts", "reasoning", "judgment", "charges", "articles", "sentence", "term", "fine",
+           "amount", "factors", "defendant")
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    return hash_files(_PACKAGE, _CODE_FILES)
+
+
+@dataclass
+class JudgmentsReport:
+    out: Path
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    parsed: dict[str, int] = field(default_factory=dict)
+    rejected: dict[str, int] = field(default_factory=dict)
+    coverage: dict[str, dict[str, float]] = field(default_factory=dict)
+    injections: dict[str, dict[str, int]] = field(default_factory=dict)
+    profile: dict[str, Any] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+    validation: dict[str, Any] | None = None
+    validation_md: str = ""
+    fingerprint: str = ""
+    exported: bool = False
+    unchanged: bool = False
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.validation is None or bool(self.validation.get("ok", True))
+
+    @property
+    def bad_records(self) -> int:
+        """Malformed input lines (bad JSON, a missing field)."""
+        return sum(n for k, n in self.rejected.items() if k in ("malformed_json", "missing_field"))
+
+    def summary_line(self) -> str:
+        if self.unchanged:
+            return f"unchanged (fingerprint {self.fingerprint}) — see {self.out / 'report.md'}"
+        done = sum(v.get("succeeded", 0) for v in self.injections.values())
+        skipped = sum(v.get("skipped", 0) for v in self.injections.values())
+        line = (f"parsed {sum(self.parsed.values())} judgments "
+                f"({sum(self.rejected.values())} rejected), {done} injections "
+                f"({skipped} skipped); rows: "
+                + ", ".join(f"{n} {t}" for t, n in self.rows.items()))
+        if not self.ok:
+            line += f"; VALIDATION FAILED ({len(self.validation['errors'])} errors, not exported)"  # type: ignore[index]
+        return line + f" — see {self.out / 'report.md'}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "stage": STAGE, "code_version": code_version(), "fingerprint": self.fingerprint,
+            "inputs": self.inputs, "parsed": self.parsed, "rejected": self.rejected,
+            "parse_coverage": self.coverage, "injections": self.injections,
+            "profile": self.profile, "rows": self.rows, "exported": self.exported,
+            "validation": self.validation,
+        }
+
+
+def detect_format(path: Path) -> str:
+    """``judge`` or ``cail`` from the first JSON line's keys; :class:`BuildError` otherwise."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.strip():
+                    record = json.loads(line)
+                    break
+            else:
+                raise BuildError("empty file: not JuDGE or CAIL JSON lines", source=str(path))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BuildError(f"cannot read the first JSON line ({exc})", source=str(path)) from exc
+    if isinstance(record, dict) and ("fd" in record or "text_id" in record):
+        return "judge"
+    if isinstance(record, dict) and "fact" in record and "meta" in record:
+        return "cail"
+    raise BuildError("neither JuDGE ({text_id, text, fd}) nor CAIL ({fact, meta}) JSON lines",
+                     source=str(path))
+
+
+def _coverage(judgments: Sequence[Any]) -> dict[str, float]:
+    if not judgments:
+        return {}
+    tests = {
+        "facts": lambda j: bool(j.facts.strip()), "reasoning": lambda j: bool(j.reasoning),
+        "judgment": lambda j: bool(j.judgment), "charges": lambda j: bool(j.charges),
+        "articles": lambda j: bool(j.articles), "sentence": lambda j: j.sentence.kind != "none",
+        "term": lambda j: j.sentence.months is not None,
+        "fine": lambda j: j.sentence.fine_yuan is not None,
+        "amount": lambda j: j.amount_involved_yuan is not None,
+        "factors": lambda j: bool(j.factors), "defendant": lambda j: bool(j.defendants),
+    }
+    return {name: round(sum(1 for j in judgments if tests[name](j)) / len(judgments), 4)
+            for name in _FIELDS}
+
+
+def _progress(enabled: bool):  # type: ignore[no-untyped-def]
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    return Progress(SpinnerColumn(), TextColumn("[bold]judgments[/] {task.description}"),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                    disable=not enabled)
+
+
+def build_judgments(
+    inputs: Sequence[Path], *, profile: str = "cn", errors: Sequence[str] = ALL_ERRORS,
+    seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
+    normal_share: float = 0.5, progress: bool = True,
+) -> JudgmentsReport:
+    """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
+    judgments per input. Raises :class:`BuildError` for an unusable run (no/unknown inputs,
+    missing law files, an unknown error type or profile, an export that could not be written);
+    rejected records and skipped injections are data."""
+    started = time.perf_counter()
+    out = Path(out)
+    if profile != "cn":
+        raise BuildError(f"unknown profile {profile!r} (only 'cn' is supported)")
+    unknown = [e for e in errors if e not in ALL_ERRORS]
+    if unknown or not errors:
+        raise BuildError(f"unknown error types {unknown} (choose from {', '.join(ALL_ERRORS)})")
+    if not inputs:
+        raise BuildError("no input files")
+    law_dir, confusable = Path(law_dir), Path(confusable)
+    law_file = law_dir / "criminal_law_PRC_2023_amendment12.md"
+    if not law_file.is_file():
+        raise BuildError("the law folder has no criminal_law_PRC_2023_amendment12.md "
+                         "(pass --law DIR)", source=str(law_dir))
+    if not confusable.is_file():
+        raise BuildError("no confusable-charge table here (pass --confusable "
+                         "legalattack_sheet1_similar_charges.csv)", source=str(confusable))
+
+    report = JudgmentsReport(out=out)
+    formats = [(Path(p), detect_format(Path(p))) for p in inputs]
+    law_files = sorted([law_file, *law_dir.glob("interp_*.md"), confusable,
+                        confusable.parent / "jurex_crime2article.json"])
+    report.inputs = [{"path": p.name, "format": f, "sha256": sha256_file(p)} for p, f in formats]
+    options = {"profile": profile, "errors": list(errors), "seed": seed, "limit": limit,
+               "normal_share": normal_share}
+    report.fingerprint = sha256_bytes(canonical_json({
+        "inputs": report.inputs, "options": options, "code": code_version(),
+        "law": [[p.name, sha256_file(p)] for p in law_files if p.is_file()],
+    }).encode())[:32]
+
+    marker = out / MARKER
+    if (marker.exists() and marker.read_text("utf-8").strip() == report.fingerprint
+            and (out / "report.json").is_file() and (out / "dataset").is_dir()):
+        previous = json.loads((out / "report.json").read_text("utf-8"))
+        report.parsed, report.rejected = previous["parsed"], previous["rejected"]
+        report.coverage, report.injections = previous["parse_coverage"], previous["injections"]
+        report.profile, report.rows = previous["profile"], previous["rows"]
+        report.validation, report.exported = previous["validation"], True
+        report.unchanged = True
+        report.seconds = time.perf_counter() - started
+        return report
+
+    import itertools
+
+    from buildds.extract.judgments import load_cail, load_judge
+    from buildds.inject_errors.base import inject_all
+    from buildds.inject_errors.statutes import build_cn_profile
+    from buildds.schema.judgments import JudgmentReject
+    from buildds.transform.arbench import arbench_rows, load_article_texts, select_normals
+    from buildds.validate.arbench import validate_arbench
+
+    rejects = Rejects()
+    judgments = []
+    with _progress(progress) as bar:
+        task = bar.add_task("parsing", total=None)
+        for path, fmt in formats:
+            found: list[JudgmentReject] = []
+            loader = load_judge if fmt == "judge" else load_cail
+            mine = list(itertools.islice(loader(path, found), limit))
+            for r in found:
+                rejects.add(stage="extract", reason=r.reason, message=r.message, source=r.source,
+                            id=r.id, line=r.line, dataset=r.dataset)
+            report.parsed[path.name] = len(mine)
+            report.coverage[path.name] = _coverage(mine)
+            judgments.extend(mine)
+            bar.update(task, advance=len(mine))
+        report.rejected = dict(sorted(Counter(r["reason"] for r in rejects.rows).items()))
+        ids = Counter(j.id for j in judgments)
+        dupes = [i for i, n in ids.items() if n > 1]
+        if dupes:
+            raise BuildError(f"duplicate judgment ids across inputs: {', '.join(dupes[:5])}")
+
+        bar.update(task, description="profile")
+        statutes = build_cn_profile(law_dir, confusable)
+        known = sum(1 for j in judgments if j.charges and all(
+            any(p.charge == c.removesuffix("罪") for p in statutes.charges) for c in j.charges))
+        report.profile = {**statutes.coverage, "judgments": len(judgments),
+                          "judgments_all_charges_known": known,
+                          "judgments_known_share": round(known / len(judgments), 4)
+                          if judgments else 0.0}
+
+        bar.update(task, description="injecting")
+        done, skipped = inject_all(judgments, errors=list(errors), profile=statutes, seed=seed,
+                                   corpus=judgments)
+        for s in skipped:
+            rejects.add(stage="inject", reason=s.reason, message=s.message, id=s.source_id,
+                        error_type=s.error_type)
+        for etype in errors:
+            reasons = Counter(s.reason for s in skipped if s.error_type == etype)
+            report.injections[etype] = {
+                "succeeded": sum(1 for d in done if d.error_type == etype),
+                "skipped": sum(reasons.values()),
+                **{f"skipped:{k}": v for k, v in sorted(reasons.items())}}
+        normals = {j.id for j in select_normals(judgments, normal_share, seed)}
+        for j in judgments:
+            if not j.judgment.strip():
+                rejects.add(stage="arbench", reason="no_judgment_part", id=j.id,
+                            message="no judgment text: cannot be a normal row",
+                            dataset=j.dataset)
+
+        bar.update(task, description="rows")
+        texts = load_article_texts(law_dir)
+        rows = arbench_rows(judgments, done, texts=texts, profile=statutes, seed=seed,
+                            normal_share=normal_share)
+        assert sum(1 for r in rows if r["label"] == 0) == len(normals)
+        bar.update(task, description="validating")
+        validation = validate_arbench(rows, profile=statutes, injected=done)
+        report.validation = json.loads(validation.to_json())
+        report.validation_md = validation.to_markdown(level=2)
+        report.rows = dict(validation.counts.get("by_task", {}))
+
+        out.mkdir(parents=True, exist_ok=True)
+        rejects.write(out / "rejects.jsonl")
+        if validation.ok and rows:
+            from buildds.errors import ExportError
+            from buildds.export.arbench import export_arbench
+
+            bar.update(task, description="exporting")
+            provenance = {"code_version": code_version(), "options": options,
+                          "inputs": [{"path": i["path"], "sha256": i["sha256"]}
+                                     for i in report.inputs]}
+            try:
+                export_arbench(rows, out=out, fingerprint=report.fingerprint,
+                               provenance=provenance, seed=seed, validation=report.validation)
+            except ExportError as exc:
+                raise BuildError(str(exc), source=str(out)) from exc
+            report.exported = True
+        elif marker.exists():
+            marker.unlink()
+    report.seconds = time.perf_counter() - started
+    atomic_write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
+                                                      sort_keys=True, indent=2) + "\n")
+    atomic_write_text(out / "report.md", _markdown(report))
+    if report.exported:
+        atomic_write_text(marker, report.fingerprint + "\n")
+    return report
+
+
+def _markdown(report: JudgmentsReport) -> str:
+    lines = ["# AR-Bench build (buildds judgments)", "", report.summary_line(), "",
+             f"fingerprint `{report.fingerprint}`; exported: {report.exported}", "",
+             "## Inputs", "", "| input | format | parsed |", "|---|---|---:|"]
+    lines += [f"| {i['path']} | {i['format']} | {report.parsed.get(i['path'], 0)} |"
+              for i in report.inputs]
+    lines += ["", "Rejected records: " + (", ".join(f"{k} {v}" for k, v in report.rejected.items())
+                                          or "none"), "",
+              "## Parse coverage (share of parsed judgments with the field)", "",
+              "| input | " + " | ".join(_FIELDS) + " |", "|---|" + "---:|" * len(_FIELDS)]
+    for name, cov in report.coverage.items():
+        lines.append(f"| {name} | " + " | ".join(f"{cov.get(f, 0):.2f}" for f in _FIELDS) + " |")
+    lines += ["", "## Injections", "", "| error | succeeded | skipped | skip reasons |",
+              "|---|---:|---:|---|"]
+    for etype, c in report.injections.items():
+        reasons = ", ".join(f"{k.removeprefix('skipped:')} {v}" for k, v in c.items()
+                            if k.startswith("skipped:"))
+        lines.append(f"| {etype} | {c['succeeded']} | {c['skipped']} | {reasons} |")
+    lines += ["", "## Statute profile coverage", "", "| measure | value |", "|---|---:|"]
+    lines += [f"| {k} | {v} |" for k, v in report.profile.items()]
+    lines += ["", report.validation_md or "", ""]
+    return "\n".join(lines)
