@@ -32,15 +32,15 @@ import yaml
 
 from buildds import __version__
 from buildds.errors import ExportError
-from buildds.export.hf import (  # private helpers shared by the exporters
-    _inputs,
-    _json_block,
-    _quiet_datasets,
-    _require_data,
-    _size_category,
-    _swap_in,
-    _write_parquet,
+from buildds.export.common import (
+    export_inputs,
+    json_block,
+    quiet_datasets,
     render_card,
+    require_data,
+    size_category,
+    swap_in,
+    write_parquet,
 )
 from buildds.pipeline import sha256_bytes, sha256_file
 from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
@@ -119,7 +119,7 @@ class ArbenchExport:
 
 def arbench_features() -> Any:
     """The declared features, in :data:`~buildds.transform.arbench.COLUMNS` order."""
-    datasets, _, _ = _require_data()
+    datasets, _, _ = require_data()
     feats: dict[str, Any] = {}
     for name in COLUMNS:
         if name in _LISTS:
@@ -155,7 +155,7 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     """Write the AR-Bench export under ``out`` (see the module docstring). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
-    datasets, pa, pq = _require_data()
+    datasets, pa, pq = require_data()
     out = Path(out)
     ordered = sorted(rows, key=lambda r: r["id"])
     dupes = sorted(i for i, n in Counter(r["id"] for r in ordered).items() if n > 1)
@@ -181,11 +181,11 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".arbench-export.", dir=out))
     try:
-        with _quiet_datasets(datasets):
+        with quiet_datasets(datasets):
             dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in TASKS})
         (staging / "data").mkdir()
         for split in TASKS:
-            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
         sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
                      "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
                  for s in TASKS}
@@ -202,7 +202,7 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
             "license": "other",
             "task_categories": ["text-classification", "text-generation"],
             "tags": ["legal", "chinese-law", "criminal-law", "ar-bench", "error-detection"],
-            "size_categories": [_size_category(len(ordered))],
+            "size_categories": [size_category(len(ordered))],
             "configs": [{"config_name": "default", "data_files": [
                 {"split": s, "path": f"data/{s}.parquet"} for s in TASKS]}],
             "dataset_info": {
@@ -223,14 +223,14 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
             "features": feature_rows, "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in TASKS], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
-            "inputs": _inputs(provenance),
-            "options": _json_block(provenance.get("options", {})),
-            "validation": _json_block(validation) if validation is not None else None,
+            "inputs": export_inputs(provenance),
+            "options": json_block(provenance.get("options", {})),
+            "validation": json_block(validation) if validation is not None else None,
         }
         (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
         files = {p.relative_to(staging).as_posix(): sha256_file(p)
                  for p in sorted(staging.rglob("*")) if p.is_file()}
-        _swap_in(staging, out, ["dataset", "data", "README.md"])
+        swap_in(staging, out, ["dataset", "data", "README.md"])
     except ExportError:
         raise
     except Exception as exc:

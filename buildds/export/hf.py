@@ -28,25 +28,32 @@ The card template is rendered in jinja2's ``SandboxedEnvironment`` with ``Strict
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
 import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from jinja2 import PackageLoader, StrictUndefined
-from jinja2.sandbox import SandboxedEnvironment
 
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
+from buildds.export.common import (
+    card_environment,
+    export_inputs,
+    json_block,
+    quiet_datasets,
+    render_card,
+    require_data,
+    size_category,
+    swap_in,
+    write_parquet,
+)
 from buildds.extract.jbe_raw import year_of_era
 from buildds.pipeline import sha256_bytes, sha256_file
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
@@ -171,19 +178,9 @@ def select_fewshot(items: Sequence[JbeItem], seed: int = 0,
 
 
 # --------------------------------------------------------------------------- datasets
-def _require_data() -> tuple[Any, Any, Any]:
-    try:
-        import datasets
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError as exc:  # pragma: no cover - the data extra is a dev dependency
-        raise MissingDependency("datasets/pyarrow", "data", hint=str(exc)) from exc
-    return datasets, pyarrow, pyarrow.parquet
-
-
 def jbe_features() -> datasets.Features:
     """The declared features: every :class:`JbeItem` field, then ``is_fewshot``."""
-    datasets, _, _ = _require_data()
+    datasets, _, _ = require_data()
     Value, Sequence_ = datasets.Value, datasets.Sequence
     return datasets.Features({
         "id": Value("string"),
@@ -237,68 +234,7 @@ def _split_fingerprint(fingerprint: str, split: str, seed: int, cols: dict[str, 
     return sha256_bytes(payload.encode("utf-8"))[:16]
 
 
-@contextmanager
-def _quiet_datasets(datasets: Any) -> Iterator[None]:
-    was_disabled = datasets.are_progress_bars_disabled()
-    datasets.disable_progress_bars()
-    try:
-        yield
-    finally:
-        if not was_disabled:
-            datasets.enable_progress_bars()
-
-
 # --------------------------------------------------------------------------- card
-def _md(value: object) -> str:
-    """A value safe inside a Markdown table cell."""
-    return " ".join(str(value).split()).replace("|", "\\|")
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "–"
-
-
-def card_environment() -> SandboxedEnvironment:
-    """The jinja2 environment for dataset cards: sandboxed, no autoescape (Markdown),
-    undefined names are errors."""
-    env = SandboxedEnvironment(
-        loader=PackageLoader("buildds.export", "cards"),
-        autoescape=False,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["md"] = _md
-    env.filters["pct"] = _pct
-    return env
-
-
-def render_card(context: dict[str, Any], template: str = CARD_TEMPLATE) -> str:
-    return card_environment().get_template(template).render(**context)
-
-
-def _size_category(n: int) -> str:
-    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
-        if n < limit:
-            return name
-    return "100K<n<1M"
-
-
-def _inputs(provenance: dict[str, Any]) -> list[dict[str, str]]:
-    raw = provenance.get("inputs") or []
-    if isinstance(raw, dict):
-        rows = [{"path": str(k), "sha256": str(v)} for k, v in raw.items()]
-    else:
-        rows = [{"path": str(r.get("path", "")), "sha256": str(r.get("sha256", ""))}
-                if isinstance(r, dict) else {"path": str(r), "sha256": ""} for r in raw]
-    return sorted(rows, key=lambda r: r["path"])
-
-
-def _json_block(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, default=str)
-
-
 def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
                   fewshot_ids: tuple[str, ...], features: datasets.Features,
                   sizes: dict[str, dict[str, int]],
@@ -348,7 +284,7 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "license_name": "japan-moj-bar-exam-questions",
         "task_categories": ["text-classification", "question-answering"],
         "tags": ["legal", "japanese-law", "bar-exam", "jbe-qa"],
-        "size_categories": [_size_category(n)],
+        "size_categories": [size_category(n)],
         "configs": [{"config_name": "default", "data_files": [
             {"split": s, "path": f"data/{s}.parquet"} for s in SPLITS]}],
         "dataset_info": {
@@ -382,46 +318,14 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "seed": seed,
         "code_version": str(provenance.get("code_version") or provenance.get("version")
                             or __version__),
-        "inputs": _inputs(provenance),
-        "options": _json_block(opts),
-        "provenance_extra": _json_block(extra) if extra else None,
-        "validation": _json_block(validation) if validation is not None else None,
+        "inputs": export_inputs(provenance),
+        "options": json_block(opts),
+        "provenance_extra": json_block(extra) if extra else None,
+        "validation": json_block(validation) if validation is not None else None,
     }
 
 
 # --------------------------------------------------------------------------- writing
-def _write_parquet(pq: Any, table: Any, path: Path) -> None:
-    # Parquet carries no timestamps; pin every option that changes bytes. ``created_by``
-    # names the pyarrow version, so bytes are identical for the same pyarrow.
-    pq.write_table(table, str(path), compression="snappy", use_dictionary=True,
-                   write_statistics=True, version="2.6", data_page_version="1.0",
-                   store_schema=True, row_group_size=max(1, table.num_rows))
-
-
-def _swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
-    """Move ``staging/<name>`` to ``out/<name>`` for each name, replacing what was there;
-    on any failure put the previous files back."""
-    done: list[tuple[Path, Path | None]] = []
-    try:
-        for name in names:
-            target = out / name
-            aside: Path | None = None
-            if target.exists() or target.is_symlink():
-                aside = staging / f".old-{name}"
-                os.replace(target, aside)
-            done.append((target, aside))
-            os.replace(staging / name, target)
-    except BaseException:
-        for target, aside in reversed(done):
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target, ignore_errors=True)
-            elif target.exists():
-                target.unlink()
-            if aside is not None:
-                os.replace(aside, target)
-        raise
-
-
 def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, out: Path,
                fingerprint: str, provenance: dict[str, Any], seed: int = 0,
                validation: dict[str, Any] | None = None) -> ExportResult:
@@ -429,7 +333,7 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
-    datasets, pa, pq = _require_data()
+    datasets, pa, pq = require_data()
     out = Path(out)
     ordered = sorted(items, key=item_sort_key)
     dupes = sorted(i for i, c in Counter(it.id for it in ordered).items() if c > 1)
@@ -462,20 +366,21 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".hf-export.", dir=out))
     try:
-        with _quiet_datasets(datasets):
+        with quiet_datasets(datasets):
             dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in SPLITS})
         (staging / "data").mkdir()
         for split in SPLITS:
-            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
         sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
                      "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
                  for s in SPLITS}
         card = render_card(_card_context(ordered, excl, fewshot_ids, features, sizes,
-                                         fingerprint, split_fps, seed, provenance, validation))
+                                         fingerprint, split_fps, seed, provenance, validation),
+                           CARD_TEMPLATE)
         (staging / "README.md").write_text(card, encoding="utf-8")
         files = {p.relative_to(staging).as_posix(): sha256_file(p)
                  for p in sorted(staging.rglob("*")) if p.is_file()}
-        _swap_in(staging, out, ["dataset", "data", "README.md"])
+        swap_in(staging, out, ["dataset", "data", "README.md"])
     except ExportError:
         raise
     except Exception as exc:

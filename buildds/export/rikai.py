@@ -30,15 +30,15 @@ import yaml
 
 from buildds import __version__
 from buildds.errors import ExportError
-from buildds.export.hf import (  # private helpers: see the module docstring of hf.py
-    _inputs,
-    _json_block,
-    _quiet_datasets,
-    _require_data,
-    _size_category,
-    _swap_in,
-    _write_parquet,
+from buildds.export.common import (
+    export_inputs,
+    json_block,
+    quiet_datasets,
     render_card,
+    require_data,
+    size_category,
+    swap_in,
+    write_parquet,
 )
 from buildds.pipeline import sha256_bytes, sha256_file
 from buildds.transform.rikai import SPLITS
@@ -120,7 +120,7 @@ def _base_features(datasets: Any) -> dict[str, Any]:
 
 
 def classification_features(label_inventory: Sequence[str]) -> Any:
-    datasets, _, _ = _require_data()
+    datasets, _, _ = require_data()
     if len(set(label_inventory)) != len(label_inventory):
         raise ExportError("the label inventory has duplicate labels")
     return datasets.Features({**_base_features(datasets), "labels": datasets.Sequence(
@@ -128,14 +128,14 @@ def classification_features(label_inventory: Sequence[str]) -> Any:
 
 
 def revision_features() -> Any:
-    datasets, _, _ = _require_data()
+    datasets, _, _ = require_data()
     V = datasets.Value
     return datasets.Features({**_base_features(datasets), "ai_alert": V("string"),
                               "guidelines": V("string"), "reference_revision": V("string")})
 
 
 def clause_features() -> Any:
-    datasets, _, _ = _require_data()
+    datasets, _, _ = require_data()
     V = datasets.Value
     return datasets.Features({
         "id": V("string"), "source": V("string"), "document_id": V("string"),
@@ -175,7 +175,7 @@ def _split_fingerprint(task: str, fingerprint: str, split: str, seed: int,
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
             labels: list[tuple[str, int]] | None) -> RikaiExport:
-    datasets, pa, pq = _require_data()
+    datasets, pa, pq = require_data()
     out = Path(out)
     ids = [r["id"] for rows in splits.values() for r in rows]
     dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
@@ -200,11 +200,11 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".rikai-export.", dir=out))
     try:
-        with _quiet_datasets(datasets):
+        with quiet_datasets(datasets):
             dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in names})
         (staging / "data").mkdir()
         for split in names:
-            _write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
         sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
                      "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
                  for s in names}
@@ -222,7 +222,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "task_categories": (["text-classification"] if task == "classification"
                                 else ["text-generation"] if task == "revision" else []),
             "tags": ["legal", "contracts", "japanese-law", "legalrikai"],
-            "size_categories": [_size_category(n)],
+            "size_categories": [size_category(n)],
             "configs": [{"config_name": "default", "data_files": [
                 {"split": s, "path": f"data/{s}.parquet"} for s in names]}],
             "dataset_info": {
@@ -243,12 +243,12 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "features": feature_rows, "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in names], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
-            "inputs": _inputs(provenance), "options": _json_block(provenance.get("options", {})),
+            "inputs": export_inputs(provenance), "options": json_block(provenance.get("options", {})),
         }
         (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
         files = {p.relative_to(staging).as_posix(): sha256_file(p)
                  for p in sorted(staging.rglob("*")) if p.is_file()}
-        _swap_in(staging, out, ["dataset", "data", "README.md"])
+        swap_in(staging, out, ["dataset", "data", "README.md"])
     except ExportError:
         raise
     except Exception as exc:

@@ -16,7 +16,7 @@ import jinja2
 import yaml
 
 from buildds.errors import ExportError
-from buildds.export import hf
+from buildds.export import common, hf
 from buildds.export.hf import (
     export_jbe,
     item_sort_key,
@@ -335,10 +335,10 @@ def test_failure_while_swapping_rolls_back(tmp_path, monkeypatch):
             raise OSError("killed")
         return real_replace(src, dst)
 
-    monkeypatch.setattr(hf.os, "replace", flaky)
+    monkeypatch.setattr(common.os, "replace", flaky)
     with pytest.raises(ExportError, match="killed"):
         export(out, seed=7)
-    monkeypatch.setattr(hf.os, "replace", real_replace)
+    monkeypatch.setattr(common.os, "replace", real_replace)
     assert any(Path(d) == out / "dataset" for _, d in calls)  # dataset/ had been swapped
     assert tree_bytes(out) == before
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "data", "dataset"]
@@ -346,7 +346,7 @@ def test_failure_while_swapping_rolls_back(tmp_path, monkeypatch):
 
 def test_failure_on_first_export_leaves_nothing(tmp_path, monkeypatch):
     out = tmp_path / "hf"
-    monkeypatch.setattr(hf, "_write_parquet", lambda *a: (_ for _ in ()).throw(OSError("x")))
+    monkeypatch.setattr(hf, "write_parquet", lambda *a: (_ for _ in ()).throw(OSError("x")))
     with pytest.raises(ExportError):
         export(out)
     assert list(out.iterdir()) == []

@@ -115,7 +115,7 @@ def test_failure_keeps_the_previous_export(tmp_path: Path, monkeypatch: pytest.M
     def boom(*a, **k):  # type: ignore[no-untyped-def]
         raise OSError("disk full")
 
-    monkeypatch.setattr(mod, "_write_parquet", boom)
+    monkeypatch.setattr(mod, "write_parquet", boom)
     with pytest.raises(ExportError, match="disk full"):
         export_revision(split_items(rev_items()), out=tmp_path, fingerprint="2", provenance={})
     assert (tmp_path / "README.md").read_bytes() == before

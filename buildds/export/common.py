@@ -1,0 +1,120 @@
+"""Helpers shared by the dataset exporters (JBE-QA, LegalRikai, AR-Bench): optional imports,
+deterministic parquet, atomic swap of output folders, the sandboxed card environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from jinja2 import PackageLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from buildds.errors import MissingDependency
+
+__all__ = ["require_data", "quiet_datasets", "card_environment", "render_card",
+           "size_category", "export_inputs", "json_block", "write_parquet", "swap_in"]
+
+def require_data() -> tuple[Any, Any, Any]:
+    try:
+        import datasets
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as exc:  # pragma: no cover - the data extra is a dev dependency
+        raise MissingDependency("datasets/pyarrow", "data", hint=str(exc)) from exc
+    return datasets, pyarrow, pyarrow.parquet
+
+@contextmanager
+def quiet_datasets(datasets: Any) -> Iterator[None]:
+    was_disabled = datasets.are_progress_bars_disabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if not was_disabled:
+            datasets.enable_progress_bars()
+
+def _md(value: object) -> str:
+    """A value safe inside a Markdown table cell."""
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+def card_environment() -> SandboxedEnvironment:
+    """The jinja2 environment for dataset cards: sandboxed, no autoescape (Markdown),
+    undefined names are errors."""
+    env = SandboxedEnvironment(
+        loader=PackageLoader("buildds.export", "cards"),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = _md
+    env.filters["pct"] = _pct
+    return env
+
+
+def render_card(context: dict[str, Any], template: str) -> str:
+    return card_environment().get_template(template).render(**context)
+
+
+def size_category(n: int) -> str:
+    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
+        if n < limit:
+            return name
+    return "100K<n<1M"
+
+
+def export_inputs(provenance: dict[str, Any]) -> list[dict[str, str]]:
+    raw = provenance.get("inputs") or []
+    if isinstance(raw, dict):
+        rows = [{"path": str(k), "sha256": str(v)} for k, v in raw.items()]
+    else:
+        rows = [{"path": str(r.get("path", "")), "sha256": str(r.get("sha256", ""))}
+                if isinstance(r, dict) else {"path": str(r), "sha256": ""} for r in raw]
+    return sorted(rows, key=lambda r: r["path"])
+
+
+def json_block(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, default=str)
+
+def write_parquet(pq: Any, table: Any, path: Path) -> None:
+    # Parquet carries no timestamps; pin every option that changes bytes. ``created_by``
+    # names the pyarrow version, so bytes are identical for the same pyarrow.
+    pq.write_table(table, str(path), compression="snappy", use_dictionary=True,
+                   write_statistics=True, version="2.6", data_page_version="1.0",
+                   store_schema=True, row_group_size=max(1, table.num_rows))
+
+
+def swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
+    """Move ``staging/<name>`` to ``out/<name>`` for each name, replacing what was there;
+    on any failure put the previous files back."""
+    done: list[tuple[Path, Path | None]] = []
+    try:
+        for name in names:
+            target = out / name
+            aside: Path | None = None
+            if target.exists() or target.is_symlink():
+                aside = staging / f".old-{name}"
+                os.replace(target, aside)
+            done.append((target, aside))
+            os.replace(staging / name, target)
+    except BaseException:
+        for target, aside in reversed(done):
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target, ignore_errors=True)
+            elif target.exists():
+                target.unlink()
+            if aside is not None:
+                os.replace(aside, target)
+        raise
