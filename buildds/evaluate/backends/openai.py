@@ -1,0 +1,336 @@
+"""An OpenAI-compatible chat-completions backend (OpenAI, vLLM, llama.cpp, LiteLLM …).
+
+* the API key comes from an environment variable (``$OPENAI_API_KEY`` unless
+  ``api_key_env`` names another); it is sent as a Bearer header and nowhere else — not in
+  logs, :meth:`OpenAIBackend.settings`, error texts or cache keys;
+* at most ``concurrency`` requests in flight (default 32);
+* optional requests-per-minute and tokens-per-minute limits (token buckets; a request's
+  tokens are estimated as prompt characters / 2 + ``max_tokens``);
+* retries with exponential backoff and jitter on 429, 500, 502, 503, 504, connection
+  errors and timeouts, honouring ``Retry-After`` (seconds or an HTTP date) on 429/503, up
+  to ``max_attempts`` tries (default 6);
+* every failure ends up in ``ChatResult.error`` — a run never stops for one sample.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import os
+import random
+import ssl
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from buildds.errors import BuildError
+from buildds.evaluate.backends.base import BackendBase
+from buildds.schema.evaluation import ChatRequest, ChatResult
+
+__all__ = ["DEFAULT_BASE_URL", "OpenAIBackend", "TokenBucket", "parse_retry_after"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_AFTER_STATUSES = frozenset({429, 503})
+#: never wait longer than this for one Retry-After
+MAX_RETRY_AFTER_S = 300.0
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    now = time.time() if now is None else now
+    return max(0.0, when.timestamp() - now)
+
+
+class TokenBucket:
+    """Allows ``rate_per_min`` units a minute, in bursts of at most ``capacity``.
+
+    ``capacity`` defaults to one minute's worth (how API quotas are counted); a smaller
+    ``window_s`` gives a smoother limit: at most ``rate * window_s / 60`` units per window.
+    A cost larger than the capacity waits for a full bucket instead of forever.
+    """
+
+    def __init__(self, rate_per_min: float, *, window_s: float = 60.0):
+        if rate_per_min <= 0:
+            raise BuildError(f"rate limit must be positive, got {rate_per_min}")
+        self.rate_per_s = rate_per_min / 60.0
+        self.capacity = max(1.0, rate_per_min * window_s / 60.0)
+        self.level = self.capacity
+        self.updated = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.level = min(self.capacity, self.level + (now - self.updated) * self.rate_per_s)
+        self.updated = now
+
+    def wait_time(self, cost: float) -> float:
+        """Seconds until ``cost`` can be taken (0 = now); takes it when it returns 0."""
+        cost = min(cost, self.capacity)
+        self._refill()
+        if self.level >= cost:
+            self.level -= cost
+            return 0.0
+        return (cost - self.level) / self.rate_per_s
+
+
+@dataclass
+class _LoopState:
+    """What is bound to one event loop: the idle HTTP clients (the queue is also the
+    concurrency bound) and the rate limiter's lock."""
+
+    loop: asyncio.AbstractEventLoop
+    idle: asyncio.Queue[httpx.AsyncClient]
+    clients: list[httpx.AsyncClient]
+    limiter_lock: asyncio.Lock
+
+
+class _Failure(Exception):
+    def __init__(self, reason: str, *, retry: bool, retry_after: float | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.retry = retry
+        self.retry_after = retry_after
+
+
+class OpenAIBackend(BackendBase):
+    """Chat completions against ``{base_url}/chat/completions``."""
+
+    cacheable = True
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        concurrency: int = 32,
+        rpm: float | None = None,
+        tpm: float | None = None,
+        rate_window_s: float = 60.0,
+        max_attempts: int = 6,
+        timeout_s: float = 120.0,
+        backoff_base_s: float = 1.0,
+        backoff_max_s: float = 60.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ):
+        if concurrency < 1 or max_attempts < 1:
+            raise BuildError("concurrency and max_attempts must be at least 1")
+        self.model = model
+        self.name = f"openai:{model}"
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.api_key_env = api_key_env
+        self._api_key = os.environ.get(api_key_env) or None
+        if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
+            raise BuildError(
+                f"backend {self.name}: set ${api_key_env} to your API key "
+                "(or give --base-url for a local server that needs none)"
+            )
+        self.concurrency = concurrency
+        self.rpm = rpm
+        self.tpm = tpm
+        self.rate_window_s = rate_window_s
+        self.max_attempts = max_attempts
+        self.timeout_s = timeout_s
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self._transport = transport
+        self._requests_bucket = TokenBucket(rpm, window_s=rate_window_s) if rpm else None
+        self._tokens_bucket = TokenBucket(tpm, window_s=rate_window_s) if tpm else None
+        self._state: _LoopState | None = None
+        self._rng = random.Random()
+
+    # -- what the manifest and the cache see -------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        return {
+            "backend": "openai",
+            "model": self.model,
+            "base_url": self.base_url,
+            "api_key_env": self.api_key_env,
+            "concurrency": self.concurrency,
+            "rpm": self.rpm,
+            "tpm": self.tpm,
+            "max_attempts": self.max_attempts,
+            "timeout_s": self.timeout_s,
+        }
+
+    @property
+    def cache_namespace(self) -> str:
+        """The same model name on another server is another model."""
+        if self.base_url == DEFAULT_BASE_URL:
+            return self.name
+        return f"{self.name}@{self.base_url}"
+
+    def __repr__(self) -> str:
+        return f"OpenAIBackend(model={self.model!r}, base_url={self.base_url!r})"
+
+    def _redact(self, text: str) -> str:
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        return text
+
+    # -- per-loop state ------------------------------------------------------------------
+
+    def _loop_state(self) -> _LoopState:
+        loop = asyncio.get_running_loop()
+        if self._state is None or self._state.loop is not loop:
+            # clients and queues belong to one event loop; a new asyncio.run() gets new ones.
+            # One single-connection client per slot: httpcore's shared pool costs
+            # O(connections x waiting requests) per request, which caps throughput at
+            # high concurrency; all clients share one SSL context (loading it is slow).
+            headers = {"Content-Type": "application/json"}
+            if self._api_key:
+                headers["Authorization"] = f"Bearer {self._api_key}"
+            ssl_context = ssl.create_default_context()
+            clients = [
+                httpx.AsyncClient(
+                    base_url=self.base_url,
+                    headers=headers,
+                    timeout=httpx.Timeout(self.timeout_s),
+                    limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+                    transport=self._transport,
+                    verify=ssl_context,
+                )
+                for _ in range(self.concurrency)
+            ]
+            idle: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+            for client in clients:
+                idle.put_nowait(client)
+            self._state = _LoopState(loop, idle, clients, asyncio.Lock())
+        return self._state
+
+    async def aclose(self) -> None:
+        state, self._state = self._state, None
+        if state is not None and state.loop is asyncio.get_running_loop():
+            for client in state.clients:
+                await client.aclose()
+
+    async def __aenter__(self) -> OpenAIBackend:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # -- the request ---------------------------------------------------------------------
+
+    def _payload(self, request: ChatRequest) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.model_dump() for m in request.messages],
+        }
+        if request.temperature is not None:
+            payload["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            payload["max_tokens"] = request.max_tokens
+        payload.update(request.extra)
+        return payload
+
+    def _token_estimate(self, request: ChatRequest) -> float:
+        chars = sum(len(m.content) for m in request.messages)
+        return chars / 2 + (request.max_tokens or 0)
+
+    async def _wait_for_rate(self, state: _LoopState, request: ChatRequest) -> None:
+        if self._requests_bucket is None and self._tokens_bucket is None:
+            return
+        tokens = self._token_estimate(request)
+        # the lock makes waiters queue in order instead of racing for each refill
+        async with state.limiter_lock:
+            for bucket, cost in ((self._requests_bucket, 1.0), (self._tokens_bucket, tokens)):
+                if bucket is None:
+                    continue
+                while (wait := bucket.wait_time(cost)) > 0:
+                    await asyncio.sleep(wait)
+
+    def _backoff(self, attempt: int) -> float:
+        """Exponential backoff with equal jitter: attempt 1 → ~base, 2 → ~2·base …"""
+        ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
+        return ceiling / 2 + self._rng.uniform(0, ceiling / 2)
+
+    async def _attempt(self, client: httpx.AsyncClient, payload: dict[str, Any]) -> ChatResult:
+        try:
+            response = await client.post("/chat/completions", json=payload)
+        except httpx.TimeoutException:
+            raise _Failure("timeout", retry=True)
+        except httpx.TransportError as exc:
+            raise _Failure(f"connection error: {type(exc).__name__}", retry=True)
+        status = response.status_code
+        if status != 200:
+            retry_after = None
+            if status in RETRY_AFTER_STATUSES:
+                retry_after = parse_retry_after(response.headers.get("retry-after"))
+            reason = "rate limited" if status == 429 else f"http {status}"
+            if status not in RETRY_STATUSES:
+                reason += f": {response.text[:200]}"
+            raise _Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after)
+        try:
+            body = response.json()
+            message = body["choices"][0]["message"]
+            text = message.get("content")
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise _Failure(f"bad response: {response.text[:200]}", retry=False)
+        usage = {
+            k: v for k, v in (body.get("usage") or {}).items() if isinstance(v, int)
+        }
+        if text is None:
+            return ChatResult(text=None, error="no content in response", usage=usage)
+        return ChatResult(text=text, usage=usage)
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        state = self._loop_state()
+        payload = self._payload(request)
+        started = time.monotonic()
+        failure: _Failure | None = None
+        attempt = 0
+        client = await state.idle.get()
+        try:
+            for attempt in range(1, self.max_attempts + 1):
+                await self._wait_for_rate(state, request)
+                try:
+                    result = await self._attempt(client, payload)
+                except _Failure as exc:
+                    failure = exc
+                    if not exc.retry or attempt == self.max_attempts:
+                        break
+                    wait = self._backoff(attempt)
+                    if exc.retry_after is not None:
+                        wait = min(MAX_RETRY_AFTER_S, exc.retry_after) + self._rng.uniform(0, 0.1)
+                    log.debug(
+                        "%s: %s, attempt %d/%d, retrying in %.2fs",
+                        self.name, exc.reason, attempt, self.max_attempts, wait,
+                    )
+                    await asyncio.sleep(wait)
+                    continue
+                return result.model_copy(
+                    update={"attempts": attempt, "latency_s": time.monotonic() - started}
+                )
+        finally:
+            state.idle.put_nowait(client)
+        assert failure is not None
+        reason = failure.reason
+        if failure.retry and attempt > 1:
+            reason += f" (gave up after {attempt} tries)"
+        return ChatResult(
+            text=None,
+            error=self._redact(reason),
+            attempts=attempt,
+            latency_s=time.monotonic() - started,
+        )
+

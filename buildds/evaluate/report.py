@@ -1,0 +1,191 @@
+"""Leaderboards and plots of an evaluation run (seed 001, Tables 2 and 3).
+
+* :func:`render_leaderboard_md` — Table 2 (F1 and faithfulness, zero- and four-shot), Table 3
+  (per-subject F1: Cvl/Cst/Pen) and a details table (n, F1 and accuracy with 95% intervals);
+* :func:`leaderboard_json` — the same numbers as data;
+* :func:`plot_subject_f1` / :func:`plot_confusion` — PNG bytes (matplotlib's Agg canvas, no
+  global pyplot state, no timestamps or version in the metadata, so the same numbers give the
+  same bytes with the same matplotlib).
+
+Everything here is a pure function of the per-model ``metrics.json`` dicts.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "SUBJECT_COLUMNS",
+    "leaderboard_json",
+    "leaderboard_models",
+    "plot_confusion",
+    "plot_subject_f1",
+    "render_leaderboard_md",
+]
+
+SUBJECT_COLUMNS = ("Cvl", "Cst", "Pen")
+SHOT_NAMES = {0: "Zero-shot", 4: "Four-shot"}
+
+
+def _shot_name(shots: int) -> str:
+    return SHOT_NAMES.get(shots, f"{shots}-shot")
+
+
+def leaderboard_models(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Group metrics by model: ``[{model, slug, shots: {0: metrics, 4: metrics}}]``, sorted
+    like the seed's tables: by zero-shot F1 (else the first setting's F1), best first, then
+    by name."""
+    by_model: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        row = by_model.setdefault(e["model"], {"model": e["model"], "slug": e.get("slug"),
+                                               "shots": {}})
+        row["shots"][int(e["shots"])] = e
+
+    def key(row: dict[str, Any]) -> tuple[float, str]:
+        shots = row["shots"]
+        first = shots.get(0) or shots[min(shots)]
+        return (-float(first["f1"]), row["model"])
+
+    return sorted(by_model.values(), key=key)
+
+
+def _settings(entries: Sequence[Mapping[str, Any]]) -> list[int]:
+    return sorted({int(e["shots"]) for e in entries})
+
+
+def _num(value: Any) -> str:
+    return "–" if value is None else f"{float(value):.3f}"
+
+
+def _ci(ci: Sequence[float] | None) -> str:
+    return "" if not ci else f" [{float(ci[0]):.3f}, {float(ci[1]):.3f}]"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
+                          title: str = "JBE-QA leaderboard",
+                          dataset: Mapping[str, Any] | None = None) -> str:
+    rows = leaderboard_models(entries)
+    shots = _settings(entries)
+    lines = [f"# {title}", ""]
+    if dataset:
+        lines.append("Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
+                                             if v is not None and not isinstance(v, dict)))
+        lines.append("")
+    n = sorted({int(e["n"]) for e in entries})
+    lines += [(f"Scored items: {', '.join(map(str, n))} (few-shot exemplars excluded in every "
+              "setting). An output other than exactly `1` or `0` is unfaithful and counts as 0."),
+              "", "## F1 and faithfulness", ""]
+    head = ["Model", *(f"F1 {_shot_name(s)}" for s in shots),
+            *(f"Faithfulness {_shot_name(s)}" for s in shots)]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [_cell(r["model"])]
+        cells += [_num(r["shots"][s]["f1"]) if s in r["shots"] else "–" for s in shots]
+        cells += [_num(r["shots"][s]["faithfulness"]) if s in r["shots"] else "–" for s in shots]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "## F1 per subject", "",
+              "Cvl = the Civil Code, Cst = the Constitution, Pen = the Penal Code.", ""]
+    head = ["Model", *(f"{_shot_name(s)} {c}" for s in shots for c in SUBJECT_COLUMNS)]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [_cell(r["model"])]
+        for s in shots:
+            per = r["shots"].get(s, {}).get("per_subject", {})
+            cells += [_num(per[c]["f1"]) if c in per else "–" for c in SUBJECT_COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "## Details (95% percentile-bootstrap intervals)", "",
+              ("| Model | Setting | n | F1 | Precision | Recall | Accuracy | Faithfulness | "
+              "Errors |"), "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        for s in shots:
+            m = r["shots"].get(s)
+            if m is None:
+                continue
+            ci = m.get("ci", {})
+            lines.append(
+                f"| {_cell(r['model'])} | {_shot_name(s)} | {m['n']} | "
+                f"{_num(m['f1'])}{_ci(ci.get('f1'))} | {_num(m.get('precision'))} | "
+                f"{_num(m.get('recall'))} | {_num(m['accuracy'])}{_ci(ci.get('accuracy'))} | "
+                f"{_num(m['faithfulness'])}{_ci(ci.get('faithfulness'))} | "
+                f"{m.get('errors', 0)} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
+                     dataset: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    rows = []
+    for r in leaderboard_models(entries):
+        rows.append({"model": r["model"], "slug": r["slug"], "settings": {
+            _shot_name(s).lower(): {
+                "shots": s, "n": m["n"], "f1": m["f1"], "precision": m.get("precision"),
+                "recall": m.get("recall"), "accuracy": m["accuracy"],
+                "faithfulness": m["faithfulness"], "ci": m.get("ci", {}),
+                "per_subject_f1": {c: v["f1"] for c, v in m.get("per_subject", {}).items()},
+            } for s, m in sorted(r["shots"].items())}})
+    return {"task": task, "dataset": dict(dataset or {}), "models": rows}
+
+
+# --------------------------------------------------------------------------- plots
+def _figure(width: float, height: float) -> tuple[Any, Any]:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
+
+
+def plot_subject_f1(entries: Sequence[Mapping[str, Any]]) -> bytes:
+    """Grouped bars: F1 per subject (and overall) for every model and setting."""
+    rows = leaderboard_models(entries)
+    series = [(f"{r['model']} ({_shot_name(s).lower()})", m)
+              for r in rows for s, m in sorted(r["shots"].items())]
+    groups = [*SUBJECT_COLUMNS, "All"]
+    fig, ax = _figure(min(12.0, 6.0 + 0.35 * len(series)), 4.0)
+    width = 0.8 / max(1, len(series))
+    for j, (label, m) in enumerate(series):
+        per = m.get("per_subject", {})
+        values = [float(per[c]["f1"]) if c in per else 0.0 for c in SUBJECT_COLUMNS]
+        values.append(float(m["f1"]))
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(groups))]
+        ax.bar(xs, values, width=width, label=label)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("F1 (positive = True)")
+    ax.set_title("F1 per subject")
+    if series:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return _png(fig)
+
+
+def plot_confusion(confusion: Mapping[str, int], title: str) -> bytes:
+    """A 2×2 confusion matrix (rows gold, columns predicted; True first)."""
+    grid = [[confusion["tp"], confusion["fn"]], [confusion["fp"], confusion["tn"]]]
+    fig, ax = _figure(4.0, 3.6)
+    ax.imshow(grid, cmap="Blues")
+    top = max(1, max(max(r) for r in grid))
+    for i in range(2):
+        for j in range(2):
+            ax.text(j, i, str(grid[i][j]), ha="center", va="center",
+                    color="white" if grid[i][j] > top / 2 else "black")
+    ax.set_xticks([0, 1], ["True", "False"])
+    ax.set_yticks([0, 1], ["True", "False"])
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("gold")
+    ax.set_title(title, fontsize="small")
+    fig.tight_layout()
+    return _png(fig)

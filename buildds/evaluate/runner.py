@@ -1,0 +1,386 @@
+"""Run an evaluation: dataset × task × backends → samples, metrics, leaderboard, plots.
+
+:func:`run_eval` loads the export, builds the task's requests, runs each backend (asyncio,
+bounded concurrency inside the backend, a rich progress bar unless ``quiet``) and writes::
+
+    <out>/manifest.json                    dataset fingerprint, template hashes, backend
+                                           settings (no secrets), package versions, seed …
+    <out>/leaderboard.md, leaderboard.json Tables 2/3 of seed 001 over every run in <out>
+                                           on the same dataset and limit
+    <out>/subject_f1.png                   per-subject F1 bars
+    <out>/<model-slug>/<N>shot/samples.jsonl   one SampleRecord per scored item
+    <out>/<model-slug>/<N>shot/metrics.json    f1, accuracy, faithfulness, per-subject F1, CIs
+    <out>/<model-slug>/<N>shot/confusion.png
+
+Zero- and four-shot runs of the same model live side by side (``0shot/``, ``4shot/``), so
+running ``--shots 0`` and later ``--shots 4`` into the same ``<out>`` fills both columns of
+the leaderboard. Every file is written atomically and holds no timestamps: the same outputs
+give the same bytes.
+
+Baselines (backends with ``fit``: majority, random, tfidf) are cross-fitted: the scored
+items are split into 5 folds by question (statements of one question stay together) and
+each fold is answered by a baseline fitted on the other folds and the few-shot exemplars,
+so a baseline never sees the gold answer of an item it is scored on.
+
+Responses are cached (SQLite, ``<out>/cache/responses.sqlite`` unless
+``backend_options["cache_path"]``) for backends whose answers depend only on the request;
+``use_cache=False`` skips the cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import platform
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from buildds import __version__
+from buildds.errors import BuildError
+from buildds.evaluate.report import (
+    leaderboard_json,
+    plot_confusion,
+    plot_subject_f1,
+    render_leaderboard_md,
+)
+from buildds.evaluate.tasks import get_task
+from buildds.pipeline import atomic_write_bytes, atomic_write_text, sha256_bytes
+from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
+
+__all__ = ["EvalReport", "ModelRun", "model_slug", "run_eval"]
+
+#: options each backend kind accepts (others are dropped for it)
+_OPTIONS_BY_KIND = {
+    "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm"),
+    "hf": ("device",),
+}
+_DEFAULT_OPTIONS = ("concurrency",)
+_SECRET = re.compile(r"(api_?key|token|secret|password|authorization)$", re.IGNORECASE)
+CROSS_FIT_FOLDS = 5
+_PACKAGES = ("buildds", "click", "datasets", "jinja2", "matplotlib", "numpy", "pandas",
+             "pyarrow", "pydantic", "scikit-learn", "httpx")
+
+
+def model_slug(spec: str) -> str:
+    """A folder name for a model spec: ``openai:gpt-4o`` → ``openai_gpt-4o``."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", spec.strip()).strip("._")
+    return slug or "model"
+
+
+@dataclass
+class ModelRun:
+    model: str
+    slug: str
+    shots: int
+    dir: Path
+    metrics: dict[str, Any]
+    settings: dict[str, Any]
+
+
+@dataclass
+class EvalReport:
+    out: Path
+    task: str
+    runs: list[ModelRun] = field(default_factory=list)
+    leaderboard_md: Path | None = None
+    leaderboard_json: Path | None = None
+    manifest: Path | None = None
+    plots: list[Path] = field(default_factory=list)
+
+    def summary_line(self) -> str:
+        if not self.runs:
+            return f"nothing evaluated — see {self.out}"
+        n = self.runs[0].metrics["n"]
+        best = max(self.runs, key=lambda r: (r.metrics["f1"], r.model))
+        return (f"evaluated {len({r.model for r in self.runs})} model(s) × "
+                f"{len({r.shots for r in self.runs})} setting(s) on {n} items; best F1 "
+                f"{best.metrics['f1']:.3f} ({best.model}, {best.shots}-shot) — see "
+                f"{self.leaderboard_md}")
+
+
+# --------------------------------------------------------------------------- backends
+def _scrub(obj: Any) -> Any:
+    """Settings without anything that looks like a secret."""
+    if isinstance(obj, Mapping):
+        return {str(k): ("***" if _SECRET.search(str(k)) else _scrub(v)) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_scrub(v) for v in obj]
+    if isinstance(obj, (str, int, float, bool)) or obj is None:
+        return obj
+    return str(obj)
+
+
+def _options_for(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    kind = spec.partition(":")[0].strip().lower()
+    allowed = _OPTIONS_BY_KIND.get(kind, _DEFAULT_OPTIONS)
+    return {k: v for k, v in options.items() if k in allowed and v is not None}
+
+
+def _default_factory(spec: str, **options: Any) -> Any:
+    from buildds.evaluate.backends import make_backend
+
+    return make_backend(spec, **options)
+
+
+def _question_of(item_id: str) -> str:
+    """``令和７年-憲法-1-3`` → ``令和７年-憲法-1``: statements of one question share a fold."""
+    parts = item_id.split("-")
+    return "-".join(parts[:3]) if len(parts) >= 4 else item_id
+
+
+class _CrossFitted:
+    """A baseline answered fold by fold, each fold by a copy fitted on the others."""
+
+    cacheable = False
+
+    def __init__(self, make: Callable[..., Any], items: Sequence[Mapping[str, Any]],
+                 extra_train: Sequence[Mapping[str, Any]], items_by_id: Mapping[str, Any],
+                 folds: int = CROSS_FIT_FOLDS, concurrency: int = 64):
+        groups = sorted({_question_of(str(it["id"])) for it in items})
+        k = min(folds, len(groups))
+        self.concurrency = concurrency
+        self.fold_of: dict[str, int] = {}
+        self.models: list[Any] = []
+        if k < 2:
+            model = make(items_by_id=items_by_id)
+            model.fit(list(extra_train))
+            self.models = [model]
+            self.fold_of = {str(it["id"]): 0 for it in items}
+            self.folds = 1
+        else:
+            group_fold = {g: i % k for i, g in enumerate(groups)}
+            self.fold_of = {str(it["id"]): group_fold[_question_of(str(it["id"]))]
+                            for it in items}
+            for f in range(k):
+                train = [*extra_train, *(it for it in items if self.fold_of[str(it["id"])] != f)]
+                model = make(items_by_id=items_by_id)
+                model.fit(train)
+                self.models.append(model)
+            self.folds = k
+        self.name = self.models[0].name
+
+    def settings(self) -> dict[str, Any]:
+        base = {k: v for k, v in self.models[0].settings().items() if k not in ("n_train",
+                                                                                "answer")}
+        fits = [m.settings() for m in self.models]
+        return {**base, "cross_fit": {
+            "folds": self.folds, "group": "question (year-subject-number)",
+            "n_train": [s.get("n_train") for s in fits],
+            **({"answers": [s.get("answer") for s in fits]} if "answer" in fits[0] else {})}}
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        fold = self.fold_of.get(request.sample_id or "", 0)
+        return await self.models[fold].complete(request)
+
+    async def complete_many(self, requests: Sequence[ChatRequest], *,
+                            on_result: Any = None) -> list[ChatResult]:
+        from buildds.evaluate.backends.base import complete_bounded
+
+        return await complete_bounded(self.complete, requests, concurrency=self.concurrency,
+                                      on_result=on_result)
+
+
+def _build_backend(spec: str, factory: Callable[..., Any], options: Mapping[str, Any],
+                   items: Sequence[Mapping[str, Any]], extra_train: Sequence[Mapping[str, Any]],
+                   items_by_id: Mapping[str, Any]) -> Any:
+    opts = _options_for(spec, options)
+    backend = factory(spec, **opts)
+    if callable(getattr(backend, "fit", None)):
+        return _CrossFitted(lambda **kw: factory(spec, **opts, **kw), items, extra_train,
+                            items_by_id, concurrency=int(opts.get("concurrency") or 64))
+    return backend
+
+
+async def _run_backend(backend: Any, requests: Sequence[ChatRequest],
+                       advance: Callable[[], None] | None) -> list[ChatResult]:
+    def on_result(_: int, __: ChatResult) -> None:
+        if advance is not None:
+            advance()
+
+    results = await backend.complete_many(requests, on_result=on_result)
+    if len(results) != len(requests):
+        raise BuildError(f"backend {backend.name}: {len(results)} results for "
+                         f"{len(requests)} requests")
+    return list(results)
+
+
+# --------------------------------------------------------------------------- manifest
+def _package_versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _dataset_key(fp: Mapping[str, Any]) -> str:
+    """One id for the dataset's scored content, whatever form it was loaded from."""
+    if fp.get("test_sha256"):
+        return str(fp["test_sha256"])[:16]
+    splits = fp.get("splits") or {}
+    if splits.get("test"):
+        return str(splits["test"])
+    return sha256_bytes(json.dumps(fp, sort_keys=True, default=str).encode())[:16]
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def _collect(out: Path, task: str, dataset_key: str, limit: int | None) -> list[dict[str, Any]]:
+    """Every metrics.json under ``out`` for this task, dataset and limit (earlier runs too)."""
+    entries = []
+    for path in sorted(out.glob("*/*shot/metrics.json")):
+        try:
+            m = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if m.get("task") == task and m.get("dataset_key") == dataset_key \
+                and m.get("limit") == limit:
+            entries.append(m)
+    return entries
+
+
+# --------------------------------------------------------------------------- run
+def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[str],
+             shots: int | Sequence[int] = 0, limit: int | None = None, out: str | Path,
+             backend_options: Mapping[str, Any] | None = None, use_cache: bool = True,
+             seed: int = 0, quiet: bool = True,
+             backend_factory: Callable[..., Any] | None = None) -> EvalReport:
+    """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
+    the export at ``dataset_path`` and write the results under ``out`` (see the module doc).
+
+    ``backend_options`` go to the backends that take them (``base_url``, ``api_key_env``,
+    ``concurrency``, ``rpm``, ``tpm``; ``cache_path`` picks the cache file).
+    ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
+    if not models:
+        raise BuildError("give at least one model (--model)")
+    if len(set(models)) != len(models):
+        raise BuildError("the same model is given twice")
+    slugs = [model_slug(m) for m in models]
+    if len(set(slugs)) != len(slugs):
+        raise BuildError(f"models {', '.join(models)} map to the same folder name")
+    shot_list = [shots] if isinstance(shots, int) else sorted(set(shots))
+    options = dict(backend_options or {})
+    cache_path = Path(options.pop("cache_path", None) or Path(out) / "cache" /
+                      "responses.sqlite")
+    factory = backend_factory or _default_factory
+    out = Path(out)
+    the_task = get_task(task)
+    data = the_task.load(dataset_path)
+    fingerprint = dict(data.fingerprint)
+    dkey = _dataset_key(fingerprint)
+    prepared = {s: the_task.build_requests(data, s, limit) for s in shot_list}
+    scored_items = prepared[shot_list[0]][0]
+    if not scored_items:
+        raise BuildError("no items to evaluate (is the export empty, or --limit 0?)")
+    items_by_id = data.items_by_id
+    extra_train = the_task.training_items(data)
+
+    cache = None
+    if use_cache:
+        from buildds.evaluate.cache import ResponseCache
+
+        cache = ResponseCache(cache_path)
+    report = EvalReport(out=out, task=the_task.name)
+    model_manifest: list[dict[str, Any]] = []
+    progress = None
+    if not quiet:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), transient=False)
+        progress.start()
+    try:
+        for spec, slug in zip(models, slugs, strict=True):
+            backend = _build_backend(spec, factory, options, scored_items, extra_train,
+                                     items_by_id)
+            if cache is not None and getattr(backend, "cacheable", False):
+                from buildds.evaluate.cache import CachedBackend
+
+                backend = CachedBackend(backend, cache)
+            settings = _scrub(backend.settings())
+            model_manifest.append({"model": spec, "slug": slug, "settings": settings})
+            for s in shot_list:
+                items, requests = prepared[s]
+                advance = None
+                if progress is not None:
+                    pid = progress.add_task(f"{spec} {s}-shot", total=len(requests))
+                    advance = (lambda pid=pid: progress.advance(pid))
+                results = asyncio.run(_run_backend(backend, requests, advance))
+                records = [the_task.sample_record(it, rq, rs)
+                           for it, rq, rs in zip(items, requests, results, strict=True)]
+                run_dir = out / slug / f"{s}shot"
+                _write_samples(run_dir / "samples.jsonl", records)
+                metrics = {"task": the_task.name, "model": spec, "slug": slug, "shots": s,
+                           "limit": limit, "dataset_key": dkey, "seed": seed,
+                           **the_task.score(items, records, seed=seed), "backend": settings}
+                atomic_write_text(run_dir / "metrics.json", _json(metrics))
+                report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings))
+                try:
+                    png = plot_confusion(metrics["confusion"], f"{spec} — {s}-shot")
+                except ImportError:
+                    png = None
+                if png is not None:
+                    atomic_write_bytes(run_dir / "confusion.png", png)
+                    report.plots.append(run_dir / "confusion.png")
+    finally:
+        if progress is not None:
+            progress.stop()
+        if cache is not None:
+            cache.close()
+
+    entries = _collect(out, the_task.name, dkey, limit)
+    dataset_info = {"key": dkey, **{k: v for k, v in fingerprint.items() if k != "card"},
+                    **({f"card_{k}": v for k, v in fingerprint.get("card", {}).items()})}
+    report.leaderboard_md = out / "leaderboard.md"
+    atomic_write_text(report.leaderboard_md, render_leaderboard_md(
+        entries, title=f"{the_task.name.upper()}-QA leaderboard"
+        if the_task.name == "jbe" else f"{the_task.name} leaderboard",
+        dataset={"key": dkey, "limit": limit}))
+    report.leaderboard_json = out / "leaderboard.json"
+    atomic_write_text(report.leaderboard_json, _json(leaderboard_json(
+        entries, task=the_task.name, dataset={**dataset_info, "limit": limit})))
+    try:
+        atomic_write_bytes(out / "subject_f1.png", plot_subject_f1(entries))
+        report.plots.insert(0, out / "subject_f1.png")
+        plots = True
+    except ImportError:
+        plots = False
+    manifest = {
+        "buildds": __version__,
+        "task": the_task.name,
+        "dataset": {"path": str(dataset_path), **dataset_info,
+                    "scored_items": len(scored_items),
+                    "fewshot_ids": sorted(data.fewshot_ids)},
+        "templates": the_task.template_hashes(),
+        "models": model_manifest,
+        "shots": shot_list,
+        "limit": limit,
+        "seed": seed,
+        "cache": str(cache_path) if use_cache else None,
+        "plots": plots,
+        "packages": _package_versions(),
+    }
+    report.manifest = out / "manifest.json"
+    atomic_write_text(report.manifest, _json(manifest))
+    return report
+
+
+def _write_samples(path: Path, records: Sequence[SampleRecord]) -> None:
+    text = "".join(json.dumps(r.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
+                   + "\n" for r in records)
+    atomic_write_text(path, text)

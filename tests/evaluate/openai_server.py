@@ -1,0 +1,250 @@
+"""An OpenAI-compatible chat-completions server on 127.0.0.1 for tests and benchmarks.
+
+A minimal HTTP/1.1 server on ``asyncio.start_server`` (keep-alive, Content-Length bodies),
+run in a background thread (:class:`OpenAITestServer`) or as a process
+(``python tests/evaluate/openai_server.py --latency 0.05`` prints ``PORT <n>``).
+
+What it answers is scripted by markers in the last user message:
+
+=================  =========================================================
+``[answer:X]``     answer ``X`` (default ``1``)
+``[bad]``          answer ``1. Explanation: …`` (does not follow the instruction)
+``[fail:S:N]``     the first N receipts of this prompt get HTTP status S (429 and
+                   503 carry ``Retry-After: <retry_after>``, default 1 s); then it answers
+``[stall]``        wait ``stall_s`` seconds (longer than the client timeout) first
+``[latency:S]``    wait S seconds before answering (on top of the global latency)
+=================  =========================================================
+
+It records, per prompt, how many requests it received (``counts``), the Authorization
+headers seen, arrival times and the maximum number of requests in flight at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+__all__ = ["OpenAITestServer"]
+
+MARKER = re.compile(r"\[(answer|bad|fail|stall|latency)(?::([^\]]*))?\]")
+BAD_ANSWER = "1. Explanation: the statement follows from the cited article."
+REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests",
+           500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+           504: "Gateway Timeout"}
+
+
+class OpenAITestServer:
+    def __init__(self, *, latency: float = 0.0, stall_s: float = 30.0, retry_after: str = "1"):
+        self.latency = latency
+        self.stall_s = stall_s
+        self.retry_after = retry_after
+        self.port = 0
+        self.counts: Counter[str] = Counter()
+        self.authorization: list[str | None] = []
+        self.arrivals: list[float] = []
+        self.bodies: list[dict[str, Any]] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.total = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def reset(self) -> None:
+        self.counts.clear()
+        self.authorization.clear()
+        self.arrivals.clear()
+        self.bodies.clear()
+        self.max_in_flight = 0
+        self.total = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def serve(self, port: int = 0) -> asyncio.Server:
+        self._server = await asyncio.start_server(
+            self._handle, "127.0.0.1", port, backlog=1024, reuse_address=True
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self._server
+
+    def start(self) -> OpenAITestServer:
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            loop.run_until_complete(self.serve())
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="openai-test-server", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+
+        def shutdown() -> None:
+            if self._server is not None:
+                self._server.close()
+            for task in asyncio.all_tasks(loop):
+                task.cancel()
+            loop.call_later(0.05, loop.stop)
+
+        loop.call_soon_threadsafe(shutdown)
+        if self._thread is not None:
+            self._thread.join(5)
+        self._loop = None
+
+    def __enter__(self) -> OpenAITestServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    break
+                method, path, _ = line.decode("latin-1").split(" ", 2)
+                headers: dict[str, str] = {}
+                while True:
+                    h = await reader.readline()
+                    if h in (b"\r\n", b"\n", b""):
+                        break
+                    name, _, value = h.decode("latin-1").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                length = int(headers.get("content-length", "0") or 0)
+                body = await reader.readexactly(length) if length else b""
+                status, extra, payload = await self._respond(method, path, headers, body)
+                data = json.dumps(payload).encode()
+                head = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}",
+                        "Content-Type: application/json", f"Content-Length: {len(data)}"]
+                head += [f"{k}: {v}" for k, v in extra.items()]
+                writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+                await writer.drain()
+                if headers.get("connection", "").lower() == "close":
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        finally:
+            writer.close()
+
+    async def _respond(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, dict[str, str], dict[str, Any]]:
+        if method == "GET" and path.rstrip("/").endswith("/models"):
+            return 200, {}, {"object": "list", "data": []}
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            return 404, {}, {"error": {"message": f"no route {method} {path}"}}
+        request = json.loads(body or b"{}")
+        messages = request.get("messages", [])
+        prompt = next(
+            (_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), ""
+        )
+        self.counts[prompt] += 1
+        seen = self.counts[prompt]
+        self.total += 1
+        self.authorization.append(headers.get("authorization"))
+        self.arrivals.append(time.monotonic())
+        self.bodies.append(request)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            answer = "1"
+            delay = self.latency
+            for kind, arg in MARKER.findall(prompt):
+                if kind == "answer":
+                    answer = arg
+                elif kind == "bad":
+                    answer = BAD_ANSWER
+                elif kind == "stall":
+                    delay += self.stall_s
+                elif kind == "latency":
+                    delay += float(arg)
+                elif kind == "fail":
+                    code, _, times = arg.partition(":")
+                    if seen <= int(times or 1):
+                        extra = {}
+                        if int(code) in (429, 503):
+                            extra["Retry-After"] = self.retry_after
+                        return int(code), extra, {"error": {"message": f"scripted {code}"}}
+            if delay:
+                await asyncio.sleep(delay)
+            return 200, {}, _completion(request.get("model", "test"), answer, prompt)
+        finally:
+            self.in_flight -= 1
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts, as some clients send them
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def _completion(model: str, text: str, prompt: str) -> dict[str, Any]:
+    prompt_tokens = max(1, len(prompt) // 2)
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": 1,
+            "total_tokens": prompt_tokens + 1,
+        },
+    }
+
+
+def main(argv: list[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0)
+    args = parser.parse_args(argv)
+    server = OpenAITestServer(latency=args.latency)
+
+    async def run() -> None:
+        srv = await server.serve(args.port)
+        print(f"PORT {server.port}", flush=True)
+        async with srv:
+            await srv.serve_forever()
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,377 @@
+"""Backends against a local OpenAI-compatible server (tests/evaluate/openai_server.py),
+and the offline baselines. Nothing leaves 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from email.utils import formatdate
+
+import pytest
+
+from buildds.errors import BuildError, ExtractError, MissingDependency
+from buildds.evaluate.backends import Backend, make_backend
+from buildds.evaluate.backends.baselines import MajorityBackend, RandomBackend, TfidfBackend
+from buildds.evaluate.backends.openai import OpenAIBackend, TokenBucket, parse_retry_after
+from buildds.evaluate.cache import CachedBackend, ResponseCache
+from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult
+from tests.evaluate.openai_server import BAD_ANSWER, OpenAITestServer
+
+SECRET = "sk-test-very-secret-0123456789"
+
+
+def req(text: str, sample_id: str | None = None, **kw) -> ChatRequest:
+    return ChatRequest(
+        messages=(ChatMessage(role="system", content="Answer 1 or 0."), ChatMessage(role="user", content=text)),
+        sample_id=sample_id,
+        **kw,
+    )
+
+
+@pytest.fixture
+def server():
+    with OpenAITestServer(stall_s=5.0) as srv:
+        yield srv
+
+
+@pytest.fixture
+def key_env(monkeypatch):
+    monkeypatch.setenv("BUILDDS_TEST_KEY", SECRET)
+    return "BUILDDS_TEST_KEY"
+
+
+def backend(server, key_env=None, **kw) -> OpenAIBackend:
+    kw.setdefault("backoff_base_s", 0.01)
+    kw.setdefault("timeout_s", 5.0)
+    if key_env:
+        kw["api_key_env"] = key_env
+    return OpenAIBackend("test-model", base_url=server.base_url, **kw)
+
+
+def test_protocol_and_specs(server):
+    b = make_backend("openai:test-model", base_url=server.base_url)
+    assert isinstance(b, Backend)
+    assert b.name == "openai:test-model"
+    assert make_backend("mock").name == "mock"
+    assert make_backend("mock:bad").name == "mock:bad"
+    assert make_backend("random:7").name == "random:7"
+    assert make_backend("majority").name == "majority"
+    assert make_backend("tfidf").name == "tfidf"
+    for spec in ("nope", "openai", "random:x", "mock:weird", "replay"):
+        with pytest.raises(BuildError):
+            make_backend(spec)
+
+
+def test_default_openai_url_needs_a_key(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(BuildError, match=r"set \$OPENAI_API_KEY"):
+        make_backend("openai:gpt-4o")
+
+
+def test_answers_and_request_body(server):
+    b = backend(server)
+    results = asyncio.run(
+        b.complete_many([req("q1 [answer:1]"), req("q2 [answer:0]"), req("q3 [bad]")])
+    )
+    assert [r.text for r in results] == ["1", "0", BAD_ANSWER]
+    assert all(r.error is None and r.attempts == 1 for r in results)
+    assert results[0].usage["total_tokens"] > 0
+    assert server.counts == {"q1 [answer:1]": 1, "q2 [answer:0]": 1, "q3 [bad]": 1}
+    body = server.bodies[0]
+    assert body["model"] == "test-model"
+    assert body["temperature"] == 0.0 and body["max_tokens"] == 1000
+    assert body["messages"][0] == {"role": "system", "content": "Answer 1 or 0."}
+    assert server.authorization == [None, None, None]  # no key configured, none sent
+
+
+def test_429_honours_retry_after(server):
+    b = backend(server)
+    started = time.monotonic()
+    result = asyncio.run(b.complete(req("slow down [fail:429:1]")))
+    assert time.monotonic() - started >= 1.0
+    assert result.text == "1" and result.attempts == 2
+    assert server.counts["slow down [fail:429:1]"] == 2
+
+
+def test_500_retried_then_succeeds(server):
+    result = asyncio.run(backend(server).complete(req("flaky [fail:500:2]")))
+    assert (result.text, result.error, result.attempts) == ("1", None, 3)
+    assert server.counts["flaky [fail:500:2]"] == 3
+
+
+def test_500_gives_up_after_max_attempts(server):
+    result = asyncio.run(backend(server, max_attempts=3).complete(req("down [fail:500:99]")))
+    assert result.text is None
+    assert result.error == "http 500 (gave up after 3 tries)"
+    assert result.attempts == 3
+    assert server.counts["down [fail:500:99]"] == 3
+
+
+def test_400_not_retried(server):
+    result = asyncio.run(backend(server).complete(req("bad request [fail:400:99]")))
+    assert result.error.startswith("http 400")
+    assert server.counts["bad request [fail:400:99]"] == 1
+
+
+def test_stall_times_out_without_blocking_others(server):
+    b = backend(server, timeout_s=0.3, max_attempts=1)
+    requests = [req("stuck [stall]")] + [req(f"fine {i}") for i in range(5)]
+    started = time.monotonic()
+    results = asyncio.run(b.complete_many(requests))
+    # far less than the stall itself: the stuck request timed out and did not hold the others
+    assert time.monotonic() - started < 10.0
+    assert results[0].text is None and results[0].error == "timeout"
+    assert [r.text for r in results[1:]] == ["1"] * 5
+
+
+def test_stall_is_retried_up_to_max_attempts(server):
+    result = asyncio.run(backend(server, timeout_s=0.2, max_attempts=2).complete(req("stuck [stall]")))
+    assert result.error == "timeout (gave up after 2 tries)"
+    assert server.counts["stuck [stall]"] == 2
+
+
+def test_connection_error_recorded():
+    b = OpenAIBackend("m", base_url="http://127.0.0.1:9/v1", max_attempts=2, backoff_base_s=0.01)
+    result = asyncio.run(b.complete(req("x")))
+    assert result.text is None and result.error.startswith("connection error")
+    assert result.attempts == 2
+
+
+def test_api_key_sent_but_never_shown(server, key_env, caplog):
+    caplog.set_level(logging.DEBUG)
+    b = backend(server, key_env, max_attempts=2)
+    results = asyncio.run(
+        b.complete_many([req("ok"), req("fails [fail:500:99]"), req("rejected [fail:401:99]")])
+    )
+    assert set(server.authorization) == {f"Bearer {SECRET}"}
+    assert results[0].text == "1"
+    assert results[1].error and results[2].error
+    assert SECRET not in caplog.text
+    assert caplog.records  # the retry was logged, without the key
+    assert SECRET not in json.dumps(b.settings())
+    assert SECRET not in repr(b)
+    assert all(SECRET not in (r.error or "") for r in results)
+    assert b._redact(f"echoed {SECRET} back") == "echoed *** back"
+
+
+def test_concurrency_bound_respected():
+    with OpenAITestServer(latency=0.05) as server:
+        b = OpenAIBackend("m", base_url=server.base_url, concurrency=4)
+        asyncio.run(b.complete_many([req(f"q{i}") for i in range(24)]))
+        assert server.max_in_flight == 4
+
+
+def test_server_and_client_handle_64_concurrent():
+    with OpenAITestServer(latency=0.2) as server:
+        b = OpenAIBackend("m", base_url=server.base_url, concurrency=64)
+        results = asyncio.run(b.complete_many([req(f"q{i}") for i in range(128)]))
+        assert all(r.text == "1" for r in results)
+        # 64 really in flight at once (speed itself is measured in benchmarks/, not here)
+        assert server.max_in_flight == 64
+
+
+def test_rpm_limit_respected(server):
+    # 600 rpm with a 0.1 s window: one request per 0.1 s, so 10 requests take ≥ 0.9 s
+    b = backend(server, rpm=600, rate_window_s=0.1)
+    started = time.monotonic()
+    asyncio.run(b.complete_many([req(f"q{i}") for i in range(10)]))
+    assert time.monotonic() - started >= 0.85
+    gaps = [b - a for a, b in zip(server.arrivals, server.arrivals[1:])]
+    assert min(gaps) >= 0.08
+
+
+def test_tpm_limit_respected(server):
+    # each request ≈ 10 prompt chars / 2 + 10 max_tokens = ~21 tokens; 6000 tpm = 100/s
+    b = backend(server, tpm=6000, rate_window_s=0.25)  # bucket of 25 tokens
+    started = time.monotonic()
+    asyncio.run(b.complete_many([req(f"q{i:04d}", max_tokens=10) for i in range(6)]))
+    # 6 × ~21 tokens = ~129; 25 available at once → ≥ ~1.0 s
+    assert time.monotonic() - started >= 0.9
+
+
+def test_token_bucket_oversized_cost_does_not_deadlock():
+    bucket = TokenBucket(60, window_s=1.0)  # capacity 1
+    assert bucket.wait_time(50) == 0.0  # a full bucket lets one oversized request through
+    assert bucket.wait_time(50) > 0
+
+
+def test_parse_retry_after():
+    assert parse_retry_after("1") == 1.0
+    assert parse_retry_after("0.5") == 0.5
+    now = time.time()
+    assert 4 <= parse_retry_after(formatdate(now + 5, usegmt=True), now=now) <= 5.5
+    assert parse_retry_after(formatdate(now - 5, usegmt=True), now=now) == 0.0
+    assert parse_retry_after("soon") is None
+    assert parse_retry_after(None) is None
+
+
+def test_same_backend_across_event_loops(server):
+    b = backend(server)
+    assert asyncio.run(b.complete(req("a"))).text == "1"
+    assert asyncio.run(b.complete(req("b"))).text == "1"
+
+
+def test_results_in_input_order_and_on_result_sees_all(server):
+    b = backend(server, concurrency=8)
+    # later requests answer sooner: completion order differs from input order
+    requests = [req(f"q{i} [latency:{(10 - i) * 0.01}] [answer:{i}]") for i in range(10)]
+    seen: list[int] = []
+    results = asyncio.run(b.complete_many(requests, on_result=lambda i, r: seen.append(i)))
+    assert [r.text for r in results] == [str(i) for i in range(10)]
+    assert sorted(seen) == list(range(10)) and seen != list(range(10))
+
+
+# -- resume: a killed run is finished by the next one ---------------------------------------
+
+
+def _run_until(b, requests, stop_after: int) -> int:
+    answered = 0
+
+    async def main() -> None:
+        task = asyncio.current_task()
+
+        async def on_result(i: int, r: ChatResult) -> None:
+            nonlocal answered
+            answered += 1
+            if answered == stop_after:
+                task.cancel()
+                await asyncio.sleep(0)
+
+        await b.complete_many(requests, on_result=on_result)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(main())
+    return answered
+
+
+def test_resume_sends_only_missing_requests(server, tmp_path):
+    requests = [req(f"item {i}", sample_id=str(i)) for i in range(20)]
+    with ResponseCache(tmp_path / "cache.sqlite") as cache:
+        b = CachedBackend(backend(server, concurrency=1), cache)
+        _run_until(b, requests, stop_after=10)
+        assert server.total == 10 and len(cache) == 10
+        first = set(server.counts)
+        server.reset()
+        results = asyncio.run(b.complete_many(requests))
+    assert server.total == 10
+    assert set(server.counts).isdisjoint(first)
+    assert all(n == 1 for n in server.counts.values())
+    assert [r.text for r in results] == ["1"] * 20
+    assert sum(r.cached for r in results) == 10
+
+
+def test_resume_under_concurrency_never_resends_an_answer(server, tmp_path):
+    requests = [req(f"item {i} [latency:0.02]", sample_id=str(i)) for i in range(20)]
+    with ResponseCache(tmp_path / "cache.sqlite") as cache:
+        b = CachedBackend(backend(server, concurrency=8), cache)
+        _run_until(b, requests, stop_after=10)
+        answered = len(cache)
+        assert answered >= 10
+        first = set(server.counts)
+        server.reset()
+        results = asyncio.run(b.complete_many(requests))
+    assert server.total == 20 - answered
+    # prompts answered in the first run are never sent again; in-flight ones may be
+    resent = set(server.counts)
+    assert len(first - resent) == answered
+    assert all(r.text == "1" for r in results)
+
+
+# -- offline backends -------------------------------------------------------------------------
+
+
+TOY = [
+    {"id": f"p{i}", "question": f"apple banana cherry {i}", "answer": True} for i in range(6)
+] + [{"id": f"n{i}", "question": f"zebra yak xylophone {i}", "answer": False} for i in range(6)]
+
+
+def _run_baseline(b, items) -> list[ChatResult]:
+    return asyncio.run(b.complete_many([req("ignored", sample_id=it["id"]) for it in items]))
+
+
+def test_tfidf_learns_separable_toy_data():
+    b = make_backend("tfidf", items_by_id={it["id"]: it for it in TOY})
+    b.fit(TOY, "answer")
+    results = _run_baseline(b, TOY)
+    accuracy = sum(r.text == ("1" if it["answer"] else "0") for r, it in zip(results, TOY)) / len(TOY)
+    assert accuracy == 1.0
+    # a request with no known item is answered from its prompt
+    assert asyncio.run(b.complete(req("apple banana cherry"))).text == "1"
+
+
+def test_tfidf_multilabel_and_multiclass():
+    multi = [{"id": str(i), "question": q, "tags": t} for i, (q, t) in enumerate(
+        [("cat dog", ["pets"]), ("stock bond", ["money"]), ("cat bond", ["money", "pets"]),
+         ("dog cat", ["pets"]), ("bond stock", ["money"]), ("dog stock", ["money", "pets"])] * 2
+    )]
+    b = TfidfBackend(items_by_id={it["id"]: it for it in multi}, train_items=multi, label_field="tags")
+    results = _run_baseline(b, multi)
+    assert all(r.text for r in results)
+    assert results[0].text == "pets" and results[1].text == "money"
+    three = [{"id": str(i), "question": w * 3, "answer": w} for i, w in enumerate(["ab ", "cd ", "ef "] * 3)]
+    b3 = TfidfBackend(items_by_id={it["id"]: it for it in three}, train_items=three)
+    assert [r.text for r in _run_baseline(b3, three)] == [it["answer"] for it in three]
+
+
+def test_majority_and_free_text():
+    b = MajorityBackend(items_by_id={it["id"]: it for it in TOY})
+    b.fit(TOY[:7], "answer")  # 6 True, 1 False
+    assert {r.text for r in _run_baseline(b, TOY)} == {"1"}
+    refs = [{"id": str(i), "reference": r} for i, r in enumerate(["art. 5", "art. 9", "art. 5"])]
+    assert MajorityBackend(train_items=refs, label_field="reference").answer == "art. 5"
+    assert b.settings()["answer"] == "1"
+
+
+def test_baseline_must_be_fitted():
+    with pytest.raises(BuildError, match="call fit"):
+        asyncio.run(MajorityBackend().complete(req("x", sample_id="1")))
+
+
+def test_random_is_seeded_and_order_independent():
+    items = {str(i): {"id": str(i)} for i in range(50)}
+    requests = [req("x", sample_id=str(i)) for i in range(50)]
+    a = asyncio.run(RandomBackend(13, items_by_id=items).complete_many(requests))
+    b = asyncio.run(RandomBackend(13, items_by_id=items).complete_many(requests[::-1]))
+    c = asyncio.run(RandomBackend(14, items_by_id=items).complete_many(requests))
+    assert [r.text for r in a] == [r.text for r in b][::-1]
+    assert [r.text for r in a] != [r.text for r in c]
+    assert {r.text for r in a} == {"0", "1"}
+    fitted = RandomBackend(1, train_items=[{"answer": "A"}, {"answer": "B"}, {"answer": "C"}])
+    assert {asyncio.run(fitted.complete(req("x", sample_id=str(i)))).text for i in range(40)} == {"A", "B", "C"}
+
+
+def test_replay(tmp_path):
+    path = tmp_path / "samples.jsonl"
+    path.write_text('{"id": "a", "raw_output": "1"}\n{"id": "b", "raw_output": "0"}\n', encoding="utf-8")
+    b = make_backend(f"replay:{path}")
+    results = asyncio.run(b.complete_many([req("x", sample_id=s) for s in ("a", "b", "c")]))
+    assert [(r.text, r.error) for r in results] == [("1", None), ("0", None), (None, "no saved output")]
+    with pytest.raises(ExtractError, match="replay file not found"):
+        make_backend(f"replay:{tmp_path / 'missing.jsonl'}")
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    with pytest.raises(BuildError, match="line 1"):
+        make_backend(f"replay:{tmp_path / 'bad.jsonl'}")
+
+
+def test_mock_modes():
+    assert asyncio.run(make_backend("mock").complete(req("ab"))).text == "1"
+    assert asyncio.run(make_backend("mock").complete(req("abc"))).text == "0"
+    assert asyncio.run(make_backend("mock:bad").complete(req("ab"))).text.startswith("1. Explanation")
+    assert asyncio.run(make_backend("mock:error").complete(req("ab"))).error == "mock error"
+    scripted = make_backend("mock", answers={"x": "yes"})
+    assert asyncio.run(scripted.complete(req("ab", sample_id="x"))).text == "yes"
+    assert scripted.cacheable is False
+
+
+def test_hf_missing_path_and_dependency(tmp_path):
+    with pytest.raises(ExtractError, match="model folder not found"):
+        make_backend(f"hf:{tmp_path / 'nope'}")
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        with pytest.raises(MissingDependency, match=r"pip install 'buildds\[hf\]'"):
+            make_backend(f"hf:{tmp_path}")
+    else:  # pragma: no cover
+        pytest.skip("transformers is installed")

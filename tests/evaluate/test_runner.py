@@ -1,0 +1,208 @@
+"""The runner end to end on the bundled sample export, with fake and real offline backends."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from buildds.errors import BuildError
+from buildds.evaluate.metrics import accuracy, binary_prf, faithfulness
+from buildds.evaluate.runner import model_slug, run_eval
+from buildds.evaluate.tasks.jbe import SUBJECT_ABBR, load_jbe_data
+from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
+
+
+class FakeBackend:
+    """Answers by the length of the last user message; some answers are unfaithful."""
+
+    cacheable = True
+
+    def __init__(self, spec: str, **options: Any):
+        self.name = spec
+        self.options = options
+        self.calls = 0
+
+    def settings(self) -> dict[str, Any]:
+        return {"backend": "fake", "model": self.name, "api_key": "sk-secret", **self.options}
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        self.calls += 1
+        n = len(request.messages[-1].content)
+        if n % 7 == 0:
+            return ChatResult(text="1. 説明：判例によれば…")
+        if n % 11 == 0:
+            return ChatResult(text=None, error="http 500")
+        return ChatResult(text=" 1\n" if n % 2 else "0")
+
+    async def complete_many(self, requests, on_result=None):
+        out = []
+        for i, r in enumerate(requests):
+            res = await self.complete(r)
+            if on_result is not None:
+                ret = on_result(i, res)
+                if inspect.isawaitable(ret):
+                    await ret
+            out.append(res)
+        return out
+
+
+def fake_factory(made: list[FakeBackend] | None = None):
+    def factory(spec: str, **options: Any) -> FakeBackend:
+        b = FakeBackend(spec, **options)
+        if made is not None:
+            made.append(b)
+        return b
+    return factory
+
+
+def read_samples(path: Path) -> list[SampleRecord]:
+    return [SampleRecord.model_validate_json(line)
+            for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_run_eval_end_to_end(sample_export: Path, tmp_path: Path):
+    out = tmp_path / "eval"
+    made: list[FakeBackend] = []
+    report = run_eval(sample_export, task="jbe", models=["fake:a"], shots=[0, 4], limit=None,
+                      out=out, backend_options={"concurrency": 3}, use_cache=True, seed=0,
+                      backend_factory=fake_factory(made))
+    run_dir = out / "fake_a" / "0shot"
+    for p in (run_dir / "samples.jsonl", run_dir / "metrics.json", run_dir / "confusion.png",
+              out / "fake_a" / "4shot" / "samples.jsonl", out / "leaderboard.md",
+              out / "leaderboard.json", out / "manifest.json", out / "subject_f1.png"):
+        assert p.is_file(), p
+    assert (run_dir / "confusion.png").read_bytes()[:4] == b"\x89PNG"
+
+    data = load_jbe_data(sample_export)
+    by_id = data.items_by_id
+    few = data.fewshot_ids
+    for shots in (0, 4):
+        recs = read_samples(out / "fake_a" / f"{shots}shot" / "samples.jsonl")
+        metrics = json.loads((out / "fake_a" / f"{shots}shot" / "metrics.json").read_text())
+        # the few-shot exemplars are never scored; both settings score the same 70 items
+        assert len(recs) == metrics["n"] == 70 and not few & {r.id for r in recs}
+        # recompute the metrics from samples.jsonl
+        gold = [r.gold for r in recs]
+        assert gold == [bool(by_id[r.id]["answer"]) for r in recs]
+        pred = [r.parsed == 1 for r in recs]
+        assert metrics["f1"] == pytest.approx(binary_prf(gold, pred).f1, abs=1e-6)
+        assert metrics["accuracy"] == pytest.approx(accuracy(gold, pred), abs=1e-6)
+        assert metrics["faithfulness"] == pytest.approx(
+            faithfulness([r.parsed is not None for r in recs]), abs=1e-6)
+        assert metrics["accuracy"] == pytest.approx(sum(r.score for r in recs) / 70, abs=1e-6)
+        assert metrics["errors"] == sum(1 for r in recs if r.error)
+        for abbr, sub in metrics["per_subject"].items():
+            idx = [i for i, r in enumerate(recs) if SUBJECT_ABBR[by_id[r.id]["subject"]] == abbr]
+            assert sub["n"] == len(idx)
+            assert sub["f1"] == pytest.approx(
+                binary_prf([gold[i] for i in idx], [pred[i] for i in idx]).f1, abs=1e-6)
+        assert metrics["ci"]["f1"][0] <= metrics["f1"] <= metrics["ci"]["f1"][1]
+        assert metrics["backend"]["api_key"] == "***"
+    # unfaithful and failed outputs both occur in this fake and count as 0
+    assert any(r.parsed is None and r.raw_output for r in recs)
+    assert any(r.error == "http 500" for r in recs)
+
+    # prompt hashes differ between the settings (the exemplars are in the prompt)
+    r0 = read_samples(out / "fake_a" / "0shot" / "samples.jsonl")
+    r4 = read_samples(out / "fake_a" / "4shot" / "samples.jsonl")
+    assert all(a.prompt_sha256 != b.prompt_sha256 for a, b in zip(r0, r4, strict=True))
+
+    md = (out / "leaderboard.md").read_text()
+    assert "| Model | F1 Zero-shot | F1 Four-shot | Faithfulness Zero-shot |" in md
+    assert "Zero-shot Cvl | Zero-shot Cst | Zero-shot Pen" in md
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["models"][0]["model"] == "fake:a"
+    assert set(board["models"][0]["settings"]) == {"zero-shot", "four-shot"}
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["dataset"]["scored_items"] == 70 and manifest["shots"] == [0, 4]
+    assert manifest["dataset"]["card_build"] and manifest["templates"]["jbe_user.j2"]
+    assert manifest["packages"]["python"] and manifest["seed"] == 0
+    assert "sk-secret" not in (out / "manifest.json").read_text()
+    assert made[0].options == {"concurrency": 3}
+    assert "best F1" in report.summary_line()
+
+    # a second run answers from the cache and writes the same metrics and leaderboard
+    before = {p: p.read_bytes() for p in (out / "leaderboard.md", out / "leaderboard.json",
+                                         run_dir / "metrics.json", out / "subject_f1.png",
+                                         run_dir / "confusion.png")}
+    made2: list[FakeBackend] = []
+    run_eval(sample_export, task="jbe", models=["fake:a"], shots=[0, 4], limit=None, out=out,
+             backend_options={"concurrency": 3}, use_cache=True,
+             backend_factory=fake_factory(made2))
+    n_errors = sum(1 for s in (0, 4) for r in read_samples(out / "fake_a" / f"{s}shot" /
+                                                           "samples.jsonl") if r.error)
+    assert made2[0].calls == n_errors > 0  # only the failed requests are sent again
+    again = read_samples(run_dir / "samples.jsonl")
+    assert all(r.cached for r in again if not r.error)  # errors are not cached: retried
+    for p, data_ in before.items():
+        assert p.read_bytes() == data_, p
+
+
+def test_limit_and_accumulating_runs(sample_export: Path, tmp_path: Path):
+    out = tmp_path / "eval"
+    run_eval(sample_export, models=["fake:a"], shots=0, limit=10, out=out, use_cache=False,
+             backend_factory=fake_factory())
+    run_eval(sample_export, models=["fake:b"], shots=4, limit=10, out=out, use_cache=False,
+             backend_factory=fake_factory())
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert {m["model"] for m in board["models"]} == {"fake:a", "fake:b"}
+    assert all(s["n"] == 10 for m in board["models"] for s in m["settings"].values())
+    assert not (out / "cache").exists()
+    # a run with another limit does not mix into this leaderboard
+    run_eval(sample_export, models=["fake:c"], shots=0, limit=5, out=out, use_cache=False,
+             backend_factory=fake_factory())
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert [m["model"] for m in board["models"]] == ["fake:c"]
+
+
+def test_bad_arguments(sample_export: Path, tmp_path: Path):
+    with pytest.raises(BuildError):
+        run_eval(sample_export, models=[], out=tmp_path)
+    with pytest.raises(BuildError):
+        run_eval(sample_export, models=["a", "a"], out=tmp_path)
+    with pytest.raises(BuildError):
+        run_eval(sample_export, models=["x"], task="nope", out=tmp_path,
+                 backend_factory=fake_factory())
+    with pytest.raises(BuildError):
+        run_eval(tmp_path, models=["x"], out=tmp_path / "o", backend_factory=fake_factory())
+
+
+def test_model_slug():
+    assert model_slug("openai:gpt-4o") == "openai_gpt-4o"
+    assert model_slug("replay:/tmp/a b.jsonl") == "replay_tmp_a_b.jsonl"
+
+
+def test_eval_command_with_offline_baselines(sample_export: Path, tmp_path: Path):
+    pytest.importorskip("sklearn")
+    backends = pytest.importorskip("buildds.evaluate.backends.baselines")
+    assert backends.TfidfBackend
+    from buildds.commands.eval import eval_cmd
+
+    out = tmp_path / "eval"
+    res = CliRunner().invoke(eval_cmd, [str(sample_export), "--task", "jbe", "--model", "tfidf",
+                                        "--model", "majority", "--model", "mock:bad",
+                                        "--shots", "0", "--shots", "4", "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    assert "see" in res.output and "leaderboard.md" in res.output
+    md = (out / "leaderboard.md").read_text()
+    for name in ("tfidf", "majority", "mock:bad"):
+        assert f"| {name} |" in md
+    board = json.loads((out / "leaderboard.json").read_text())
+    bad = next(m for m in board["models"] if m["model"] == "mock:bad")
+    assert bad["settings"]["zero-shot"]["faithfulness"] == 0.0
+    assert bad["settings"]["zero-shot"]["f1"] == 0.0
+    manifest = json.loads((out / "manifest.json").read_text())
+    tfidf = next(m for m in manifest["models"] if m["model"] == "tfidf")
+    # baselines are cross-fitted: never trained on the items they answer
+    assert tfidf["settings"]["cross_fit"]["folds"] == 5
+    assert all(n < 74 for n in tfidf["settings"]["cross_fit"]["n_train"])
+
+    res = CliRunner().invoke(eval_cmd, [str(sample_export), "--model", "nope:x", "--out",
+                                        str(out), "-q"])
+    assert res.exit_code != 0 and "unknown backend" in res.output
