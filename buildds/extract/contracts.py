@@ -228,7 +228,10 @@ def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lan
     read_conf = {n: c for n, c in confidences.items() if raw[n]}
     return ContractDocument(source=doc.source, format="scan" if scan else "pdf",
                             blocks=tuple(blocks), pages=total,
-                            ocr_confidence=_mean(read_conf.values()), problems=tuple(problems))
+                            ocr_confidence=_mean(read_conf.values()),
+                            ocr_page_confidence={n: round(c, 1) for n, c in
+                                                 sorted(confidences.items())},
+                            problems=tuple(problems))
 
 
 def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
@@ -256,7 +259,10 @@ def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes:
     read_conf = [c for r in results if r.lines for c in [r.confidence]]
     return ContractDocument(source=Source(path=name, sha256=hashlib.sha256(data).hexdigest()),
                             format="image", blocks=tuple(blocks), pages=len(confidences),
-                            ocr_confidence=_mean(read_conf), problems=tuple(problems))
+                            ocr_confidence=_mean(read_conf),
+                            ocr_page_confidence={n: round(c, 1) for n, c in
+                                                 sorted(confidences.items())},
+                            problems=tuple(problems))
 
 
 def _soffice() -> str | None:

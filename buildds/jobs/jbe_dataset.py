@@ -39,7 +39,7 @@ __all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
 STAGE = "jbe-items"
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = ("schema/core.py", "export/xml.py", "transform/jbe_items.py",
-               "transform/corrections.py", "jobs/jbe_dataset.py")
+               "transform/corrections.py", "transform/normalize.py", "jobs/jbe_dataset.py")
 _EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "validate/report.py",
                 "validate/checks.py", "validate/schemas.py")
 MARKER = ".dataset-fingerprint"

@@ -95,8 +95,10 @@ class ContractDocument(Frozen):
     blocks: tuple[DocBlock, ...]
     comments: tuple[Comment, ...] = ()
     pages: int | None = None
-    #: mean OCR confidence (0-100) over OCR'd pages, when any
+    #: mean OCR confidence (0-100) over OCR'd pages that had text, when any
     ocr_confidence: float | None = None
+    #: OCR confidence per OCR'd page (page number → 0-100)
+    ocr_page_confidence: dict[int, float] = {}
     problems: tuple[Problem, ...] = ()
 
     @property

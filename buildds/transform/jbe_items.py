@@ -30,6 +30,7 @@ from buildds.schema import (
     Option,
     Statement,
 )
+from buildds.transform.normalize import normalize_text
 
 __all__ = ["decompose", "decompose_question", "question_id"]
 
@@ -295,11 +296,15 @@ def decompose_question(booklet: ExamBooklet, q: _Q) -> list[JbeItem] | JbeExclus
             return JbeExclusion(id=qid, subject=booklet.subject.en, reason="ambiguous",
                                 message=f"statement {st.label} is empty",
                                 source=booklet.source.path, page=st.page)
+        lead_in = _lead_in(q, st.label)
         items.append(JbeItem(
             id=f"{qid}-{i}", year=booklet.era, subject=booklet.subject.en,
-            subject_jp=booklet.subject.jp, instruction=instruction, question=question,
-            label="Y" if value else "N", answer=value, theme=theme,
-            lead_in=_lead_in(q, st.label), remark=q.remark, question_type=qtype,
+            subject_jp=booklet.subject.jp, instruction=instruction,
+            # the shared normaliser: Kangxi radicals and zero-width characters only
+            question=normalize_text(question), label="Y" if value else "N", answer=value,
+            theme=normalize_text(theme) if theme else theme,
+            lead_in=normalize_text(lead_in) if lead_in else lead_in,
+            remark=normalize_text(q.remark) if q.remark else q.remark, question_type=qtype,
             points=q.points, source=booklet.source.path, sha256=booklet.source.sha256,
             page=st.page))
     return items

@@ -145,6 +145,8 @@ def test_png_ocr(tmp_path: Path) -> None:
     doc = read_document(render_png(tmp_path / "c.png", OCR_LINES), processes=1)
     assert doc.format == "image" and doc.pages == 1
     assert doc.ocr_confidence is not None and doc.ocr_confidence > 70
+    assert list(doc.ocr_page_confidence) == [1]  # per-page confidence kept
+    assert abs(doc.ocr_page_confidence[1] - doc.ocr_confidence) < 0.1
     assert all(b.page == 1 and b.bbox is not None for b in doc.blocks)
     assert len(doc.blocks) == 3
     text = _nospace("".join(b.text for b in doc.blocks))
