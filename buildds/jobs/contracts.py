@@ -208,7 +208,8 @@ def build_contracts(
                                     source=p.source or name, page=p.page)
                         report.problems[p.code] += 1
                 report.files.append(entry)
-                atomic_write_text(out / "documents" / f"{Path(name).name}.json",
+                # the relative path, flattened: two inputs may share a file name
+                atomic_write_text(out / "documents" / f"{name.replace('/', '__')}.json",
                                   doc.model_dump_json(indent=1) + "\n")
             bar.update(handle, advance=1, description=Path(name).name)
             if on_file is not None:

@@ -78,9 +78,15 @@ def view_blocks(blocks: Sequence[DocBlock], view: View) -> list[DocBlock]:
 
 
 def _document_ids(names: Sequence[str]) -> list[str]:
+    """The file's stem; its name when two inputs share a stem (a .docx and a .pdf of one
+    contract); its relative path when two inputs in different folders share the name."""
     stems = Counter(PurePath(n).stem for n in names)
-    return [PurePath(n).stem if stems[PurePath(n).stem] == 1 else PurePath(n).name
-            for n in names]
+    files = Counter(PurePath(n).name for n in names)
+    out = []
+    for n in names:
+        p = PurePath(n)
+        out.append(p.stem if stems[p.stem] == 1 else p.name if files[p.name] == 1 else n)
+    return out
 
 
 def clause_input_text(number_text: str | None, heading: str | None, text: str) -> str:
