@@ -110,9 +110,12 @@ def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Cla
     clause in each view when it changed, else None), ``page``, ``block_start``,
     ``block_end``, ``sha256`` of the file. ``view`` is the view the clauses were cut in."""
     pairs = list(docs_and_clauses)
-    names = [PurePath(doc.source.path).name for doc, _ in pairs]
+    # ids come from the paths relative to the inputs' common folder, so that two inputs in
+    # different folders with one file name stay apart; ``source`` is the file name
+    paths = [doc.source.path for doc, _ in pairs]
     rows: list[dict[str, Any]] = []
-    for (doc, clauses), name, doc_id in zip(pairs, names, _document_ids(names)):
+    for (doc, clauses), path, doc_id in zip(pairs, paths, _document_ids(paths)):
+        name = PurePath(path).name
         used: Counter[str] = Counter()
         for c in clauses:
             base = (f"{doc_id}-{c.number}" if c.kind in ("article", "section")
