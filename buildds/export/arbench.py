@@ -24,7 +24,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ import yaml
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
+    ExportedDataset,
     export_inputs,
     json_block,
     quiet_datasets,
@@ -96,22 +97,8 @@ _LISTS = ("charges", "cited_articles", "anomalous_cited_articles")
 _INTS = {"label": "int8", "seed": "int32"}
 
 
-@dataclass(frozen=True)
-class ArbenchExport:
-    out: Path
-    fingerprint: str
-    seed: int
-    splits: dict[str, int]
-    split_fingerprints: dict[str, str]
-    files: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def dataset_dir(self) -> Path:
-        return self.out / "dataset"
-
-    @property
-    def card(self) -> Path:
-        return self.out / "README.md"
+@dataclass(frozen=True, kw_only=True)
+class ArbenchExport(ExportedDataset):
 
     def parquet(self, split: str = "detection") -> Path:
         return self.out / "data" / f"{split}.parquet"

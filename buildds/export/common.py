@@ -9,6 +9,7 @@ import os
 import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,33 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from buildds.errors import MissingDependency
 
-__all__ = ["require_data", "quiet_datasets", "card_environment", "render_card",
+
+@dataclass(frozen=True, kw_only=True)
+class ExportedDataset:
+    """What an exporter wrote under ``out``: dataset/, data/<split>.parquet, README.md."""
+
+    out: Path
+    fingerprint: str
+    seed: int
+    #: rows per split
+    splits: dict[str, int]
+    #: the ``_fingerprint`` written into each split's state.json
+    split_fingerprints: dict[str, str]
+    #: every written file (path relative to ``out``) → sha256, sorted by path
+    files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def dataset_dir(self) -> Path:
+        return self.out / "dataset"
+
+    @property
+    def card(self) -> Path:
+        return self.out / "README.md"
+
+    def parquet(self, split: str) -> Path:
+        return self.out / "data" / f"{split}.parquet"
+
+__all__ = ["ExportedDataset", "require_data", "quiet_datasets", "card_environment", "render_card",
            "size_category", "export_inputs", "json_block", "write_parquet", "swap_in"]
 
 def require_data() -> tuple[Any, Any, Any]:

@@ -35,7 +35,7 @@ import tempfile
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ import yaml
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
 from buildds.export.common import (
+    ExportedDataset,
     card_environment,
     export_inputs,
     json_block,
@@ -106,30 +107,13 @@ _SUBJECT_RANK = {name: rank for rank, s in enumerate(SUBJECTS.values()) for name
 _LAST = 1 << 30
 
 
-@dataclass(frozen=True)
-class ExportResult:
+@dataclass(frozen=True, kw_only=True)
+class ExportResult(ExportedDataset):
     """What :func:`export_jbe` wrote."""
 
-    out: Path
-    fingerprint: str
-    seed: int
-    #: rows per split, e.g. ``{"test": 3464, "fewshot": 4}``
-    splits: dict[str, int]
-    #: the ``_fingerprint`` written into each split's state.json
-    split_fingerprints: dict[str, str]
     #: the few-shot exemplar ids, in the order of the ``fewshot`` split
     fewshot_ids: tuple[str, ...]
     excluded: int
-    #: every written file (path relative to ``out``) → sha256, sorted by path
-    files: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def dataset_dir(self) -> Path:
-        return self.out / "dataset"
-
-    @property
-    def card(self) -> Path:
-        return self.out / "README.md"
 
     def parquet(self, split: str = "test") -> Path:
         return self.out / "data" / f"{split}.parquet"

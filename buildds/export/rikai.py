@@ -22,7 +22,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ import yaml
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
+    ExportedDataset,
     export_inputs,
     json_block,
     quiet_datasets,
@@ -86,28 +87,13 @@ SPLIT_DOCS = {
 }
 
 
-@dataclass(frozen=True)
-class RikaiExport:
+@dataclass(frozen=True, kw_only=True)
+class RikaiExport(ExportedDataset):
     """What an export wrote."""
 
-    out: Path
     task: str
-    fingerprint: str
-    seed: int
-    splits: dict[str, int]
-    split_fingerprints: dict[str, str]
-    #: every written file (relative to ``out``) → sha256, sorted by path
-    files: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def dataset_dir(self) -> Path:
-        return self.out / "dataset"
-
-    @property
-    def card(self) -> Path:
-        return self.out / "README.md"
-
-    def parquet(self, split: str) -> Path:
+    def parquet(self, split: str = "evaluation") -> Path:
         return self.out / "data" / f"{split}.parquet"
 
 
