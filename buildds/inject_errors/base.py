@@ -222,8 +222,12 @@ def nice_amount(value: float, *, up: bool) -> int:
 
 # --------------------------------------------------------------------------- tiers
 def charge_profile(profile: StatuteProfile, name: str) -> ChargeProfile:
+    """The profile of charge ``name``, through the profile's alias index (bracketed
+    alternatives, 罪, renamed charges: :func:`~buildds.inject_errors.statutes.resolve_charge`)."""
+    from buildds.inject_errors.statutes import resolve_charge
+
     try:
-        return profile.charge(name)
+        return resolve_charge(profile, name)
     except KeyError:
         raise SkipInjection("unknown_charge", f"{name} is not in the statute profile") from None
 
