@@ -162,7 +162,11 @@ def _schema_errors(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _tiers(profile: StatuteProfile, charge: str, kind: str) -> list[Any]:
-    return [t for t in profile.charge(charge).tiers if t.condition.kind == kind]
+    from buildds.inject_errors.statutes import resolve_charge
+
+    # the same name resolution the injectors used (aliases, renames), so the check recomputes
+    # against the very statute the injection was made from
+    return [t for t in resolve_charge(profile, charge).tiers if t.condition.kind == kind]
 
 
 def _range(tier: Any, kind: str) -> tuple[int, int] | None:
@@ -216,7 +220,9 @@ def _fine_rule(profile: StatuteProfile, rat: Mapping[str, Any]) -> FineRule | No
         tiers = _tiers(profile, charge, source.removeprefix("tier:"))
         fixed = [t.fine for t in tiers if t.fine.kind in ("fixed_range", "proportional")]
         return fixed[0] if fixed else (tiers[0].fine if tiers else None)
-    return profile.charge(charge).fine
+    from buildds.inject_errors.statutes import resolve_charge
+
+    return resolve_charge(profile, charge).fine
 
 
 def _check_fine(row: Mapping[str, Any], rat: Mapping[str, Any], profile: StatuteProfile,
