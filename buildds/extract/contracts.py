@@ -39,12 +39,17 @@ import statistics
 import subprocess
 import tempfile
 import zipfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError, ExtractError, MissingDependency
-from buildds.schema import PdfDocument, PdfPage, Problem, Source
+from buildds.schema import PdfDocument, PdfLine, PdfPage, Problem, Source
 from buildds.schema.contracts import ContractDocument, DocBlock
+
+if TYPE_CHECKING:
+    from buildds.extract.ocr import OcrPage
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -174,10 +179,26 @@ def _low_confidence(pages: dict[int, float], lang: str, name: str) -> list[Probl
     ]
 
 
-def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
-              processes: int | None, pages: Sequence[int] | None) -> ContractDocument:
-    from buildds.extract.pdf import _reading_order, _split_furniture, extract_pdf
-    from buildds.transform.clauses import blocks_from_pdf
+@dataclass
+class _PdfPlan:
+    """A PDF after its text pass: what is left is OCRing ``ocr_pages`` and assembling."""
+
+    path: Path
+    name: str
+    password: str | None
+    ocr_lang: str
+    doc: PdfDocument
+    wanted: list[int]
+    raw: dict[int, list[PdfLine]]
+    scan: bool
+    to_ocr: list[int]
+    ocr_pages: list[int]
+    problems: list[Problem]
+
+
+def _plan_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
+              pages: Sequence[int] | None) -> _PdfPlan:
+    from buildds.extract.pdf import extract_pdf
 
     doc = extract_pdf(path, source_path=name, password=password, ocr="never")
     total = len(doc.pages)
@@ -193,7 +214,6 @@ def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lan
         problems.append(Problem(stage="extract", code="pages_subset", severity="warning",
                                 source=name, message=f"only page(s) {wanted} of {total} read"))
     to_ocr = [n for n in wanted if n in textless]
-    confidences: dict[int, float] = {}
     if to_ocr and not ocr:
         if scan:
             raise _error("no text found (the PDF has no text layer and OCR is off)", name,
@@ -201,15 +221,24 @@ def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lan
         problems.append(Problem(stage="extract", code="page_without_text", severity="warning",
                                 source=name, message=f"page(s) {to_ocr} have no text layer and "
                                 "were not OCR'd"))
-    elif to_ocr:
-        from buildds.extract.ocr import ocr_pdf_pages
+    return _PdfPlan(path=path, name=name, password=password, ocr_lang=ocr_lang, doc=doc,
+                    wanted=wanted, raw=raw, scan=scan, to_ocr=to_ocr,
+                    ocr_pages=to_ocr if ocr else [], problems=problems)
 
-        results = ocr_pdf_pages(path, to_ocr, lang=ocr_lang, processes=processes,
-                                password=password, source_path=name)
-        for n, page in results.items():
-            raw[n] = list(page.lines)
-            confidences[n] = page.confidence
-    kept = [pg for pg in doc.pages if pg.number in wanted]
+
+def _finish_pdf(plan: _PdfPlan, results: dict[int, OcrPage]) -> ContractDocument:
+    """Assemble the document from the text pass and the OCR'd pages (``{page: OcrPage}`` in
+    the order of ``plan.ocr_pages``)."""
+    from buildds.extract.pdf import _reading_order, _split_furniture
+    from buildds.transform.clauses import blocks_from_pdf
+
+    doc, name, ocr_lang = plan.doc, plan.name, plan.ocr_lang
+    raw = dict(plan.raw)
+    confidences: dict[int, float] = {}
+    for n, page in results.items():
+        raw[n] = list(page.lines)
+        confidences[n] = page.confidence
+    kept = [pg for pg in doc.pages if pg.number in plan.wanted]
     split = _split_furniture([_reading_order(raw[pg.number]) for pg in kept],
                              [pg.height for pg in kept])
     new_pages = tuple(
@@ -222,24 +251,33 @@ def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lan
     blocks = blocks_from_pdf(pdf)
     if not blocks:
         why = (f"the PDF has no text layer and OCR ({ocr_lang}) found no text on "
-               f"{len(to_ocr)} page(s)" if scan else "the PDF's pages have no body text")
+               f"{len(plan.to_ocr)} page(s)" if plan.scan else "the PDF's pages have no body text")
         raise _error(f"no text found ({why})", name, "no_text")
-    problems += _low_confidence(confidences, ocr_lang, name)
+    problems = plan.problems + _low_confidence(confidences, ocr_lang, name)
     read_conf = {n: c for n, c in confidences.items() if raw[n]}
-    return ContractDocument(source=doc.source, format="scan" if scan else "pdf",
-                            blocks=tuple(blocks), pages=total,
+    return ContractDocument(source=doc.source, format="scan" if plan.scan else "pdf",
+                            blocks=tuple(blocks), pages=len(doc.pages),
                             ocr_confidence=_mean(read_conf.values()),
                             ocr_page_confidence={n: round(c, 1) for n, c in
                                                  sorted(confidences.items())},
                             problems=tuple(problems))
 
 
-def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
-                pages: Sequence[int] | None) -> ContractDocument:
-    from buildds.extract.ocr import ocr_image_pages
+def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
+              processes: int | None, pages: Sequence[int] | None) -> ContractDocument:
+    plan = _plan_pdf(path, name, password=password, ocr=ocr, ocr_lang=ocr_lang, pages=pages)
+    results: dict[int, OcrPage] = {}
+    if plan.ocr_pages:
+        from buildds.extract.ocr import ocr_pdf_pages
 
-    results = ocr_image_pages(path, lang=ocr_lang, processes=processes, source_path=name,
-                              detect_orientation=True)
+        results = ocr_pdf_pages(path, plan.ocr_pages, lang=ocr_lang, processes=processes,
+                                password=password, source_path=name)
+    return _finish_pdf(plan, results)
+
+
+def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: str,
+                  pages: Sequence[int] | None) -> ContractDocument:
+    """Assemble an image's document from its OCR'd frames (all of them, in frame order)."""
     problems: list[Problem] = []
     if pages:
         results = [r for n, r in enumerate(results, start=1) if n in set(pages)]
@@ -263,6 +301,15 @@ def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes:
                             ocr_page_confidence={n: round(c, 1) for n, c in
                                                  sorted(confidences.items())},
                             problems=tuple(problems))
+
+
+def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
+                pages: Sequence[int] | None) -> ContractDocument:
+    from buildds.extract.ocr import ocr_image_pages
+
+    results = ocr_image_pages(path, lang=ocr_lang, processes=processes, source_path=name,
+                              detect_orientation=True)
+    return _finish_image(name, data, results, ocr_lang=ocr_lang, pages=pages)
 
 
 def _soffice() -> str | None:
@@ -299,6 +346,21 @@ def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
         "format": "odt", "source": Source(path=name, sha256=hashlib.sha256(data).hexdigest())})
 
 
+def _load(path: Path, name: str) -> tuple[str, bytes]:
+    """The file's (normalised) suffix and bytes, after checking they agree."""
+    suffix = path.suffix.lower().rstrip()
+    if suffix not in SUPPORTED_SUFFIXES:
+        shown = f"'{suffix}'" if suffix else "(no extension)"
+        raise _error(f"unsupported file type {shown} (supported: "
+                     f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _error(f"cannot read file ({exc.strerror or exc})", name, "unreadable") from exc
+    _check_kind(suffix, sniff(data), name)
+    return suffix, data
+
+
 def read_document(
     path: str | Path,
     *,
@@ -325,17 +387,7 @@ def read_document(
     but missing."""
     path = Path(path)
     name = source_path or str(path)
-    suffix = path.suffix.lower().rstrip()
-    if suffix not in SUPPORTED_SUFFIXES:
-        shown = f"'{suffix}'" if suffix else "(no extension)"
-        raise _error(f"unsupported file type {shown} (supported: "
-                     f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _error(f"cannot read file ({exc.strerror or exc})", name, "unreadable") from exc
-    _check_kind(suffix, sniff(data), name)
-
+    suffix, data = _load(path, name)
     if suffix == ".docx":
         from buildds.extract.docx import extract_docx
 
@@ -374,14 +426,19 @@ def _read_one(path: Path, name: str, kwargs: dict[str, object]
     try:
         doc = read_document(path, source_path=name, **kwargs)  # type: ignore[arg-type]
     except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-        if isinstance(exc, BuildError):
-            message, code = exc.message, _code(exc)
-        else:
-            message, code = f"unexpected {type(exc).__name__}: {exc}", "internal_error"
-        source = getattr(exc, "source", None) or name
-        return None, [Problem(stage="extract", code=code, message=message, source=source,
-                              page=getattr(exc, "page", None))]
+        return None, [_failure(exc, name)]
     return doc, list(doc.problems)
+
+
+def _failure(exc: BaseException, name: str) -> Problem:
+    """The error Problem for a file that could not be read."""
+    if isinstance(exc, BuildError):
+        message, code = exc.message, _code(exc)
+    else:
+        message, code = f"unexpected {type(exc).__name__}: {exc}", "internal_error"
+    source = getattr(exc, "source", None) or name
+    return Problem(stage="extract", code=code, message=message, source=source,
+                   page=getattr(exc, "page", None))
 
 
 def read_documents(
@@ -398,11 +455,15 @@ def read_documents(
     :class:`Problem` with the file and page, and the batch goes on. For a file that was read,
     ``problems`` are the document's own warnings. ``root`` makes the recorded source paths
     relative to it; other keyword arguments go to :func:`read_document` (``source_path`` is
-    set per file).
+    set per file); ``ocr_lang`` may also be a function of the recorded name returning the
+    language for that file (a batch of Japanese and Chinese scans).
 
-    ``jobs > 1`` reads that many files at once in worker processes (``fork``), each OCRing
-    with ``processes=1`` unless given: for many single-page scans or images this is what
-    uses the cores (OCR parallelism inside :func:`read_document` is per page)."""
+    ``jobs > 1`` uses one pool of that many worker processes (``fork``) for the whole batch:
+    the pages to OCR of all the scans and images (and of text PDFs' textless pages) are read
+    one page per task, largest first, so the workers stay busy however unevenly the pages are
+    spread over the files; .docx/.odt files are read whole by a worker; text-layer PDFs are
+    read in this process (``processes`` is not used). The documents are the same as with
+    ``jobs=1``. An option :func:`read_document` does not know raises ``TypeError``."""
     kwargs.pop("source_path", None)
 
     def named(item: str | Path) -> tuple[Path, str]:
@@ -417,22 +478,156 @@ def read_documents(
     if jobs <= 1:
         for item in paths:
             path, name = named(item)
-            yield (path, *_read_one(path, name, kwargs))
+            yield (path, *_read_one(path, name, _file_options(kwargs, name)))
         return
 
+    yield from _read_batch([named(item) for item in paths], jobs, kwargs)
+
+
+#: stands for a frame that was not asked for (``pages``); _finish_image drops it unread
+_UNREAD: Any = None
+def _file_options(kwargs: dict[str, object], name: str) -> dict[str, object]:
+    """The options for one file: a callable ``ocr_lang`` is asked with the file's name."""
+    lang = kwargs.get("ocr_lang")
+    return dict(kwargs, ocr_lang=lang(name)) if callable(lang) else kwargs
+
+
+_BATCH_OPTIONS = frozenset({"password", "ocr_lang", "processes", "ocr", "pages"})
+
+
+@dataclass
+class _Entry:
+    """One file of a parallel batch: read already (``doc``/``problem``), read whole by a
+    worker (``whole``), or waiting for its OCR pages (``finish`` once ``ocr`` is complete)."""
+
+    path: Path
+    name: str
+    doc: ContractDocument | None = None
+    problem: Problem | None = None
+    whole: Any = None
+    finish: Callable[[dict[int, OcrPage]], ContractDocument] | None = None
+    ocr: dict[int, Any] = field(default_factory=dict)  # page -> Future[OcrPage]
+
+
+def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[float, Any]]) -> None:
+    """Phase 1 (this process): classify the file; read what needs no OCR, list the OCR page
+    tasks ``(pixels, task)`` of a scan or image and set ``entry.finish``."""
+    from buildds.extract import ocr as ocr_mod
+
+    path, name = entry.path, entry.name
+    ocr_lang = str(kwargs.get("ocr_lang", "jpn+eng"))
+    ocr = bool(kwargs.get("ocr", True))
+    password = kwargs.get("password")
+    pages = kwargs.get("pages")
+    suffix, data = _load(path, name)
+    if suffix == ".pdf":
+        plan = _plan_pdf(path, name, password=password, ocr=ocr,  # type: ignore[arg-type]
+                         ocr_lang=ocr_lang, pages=pages)  # type: ignore[arg-type]
+        if plan.ocr_pages:
+            dpi = ocr_mod.DEFAULT_DPI
+            job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, dpi, True, name, 0)
+            sizes = {pg.number: pg.width * pg.height * (dpi / 72) ** 2 for pg in plan.doc.pages}
+            for n in plan.ocr_pages:
+                tasks.append((sizes[n], (entry, n, (job, "pdf", str(path), n, password))))
+        entry.finish = lambda results: _finish_pdf(
+            plan, {n: results[n] for n in plan.ocr_pages})
+    elif suffix in IMAGE_SUFFIXES:
+        if not ocr:
+            raise _error("no text found (an image needs OCR and OCR is off)", name, "no_text")
+        ocr_mod.check_tesseract(ocr_lang)
+        frames, image_dpi = ocr_mod._image_frames(path, name)
+        job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, image_dpi, True, name, 0)
+        wanted = set(pages) if pages else None  # type: ignore[call-overload]
+        numbers = [n for n in range(1, len(frames) + 1) if wanted is None or n in wanted]
+        for n in numbers:
+            width, height = frames[n - 1].size
+            tasks.append((width * height, (entry, n, (job, "image", str(path), n, None))))
+        count = len(frames)
+        del frames  # the workers load their frame themselves
+        # frames not asked for are not read; _finish_image drops them anyway
+        entry.finish = lambda results: _finish_image(
+            name, data, [results.get(n, _UNREAD) for n in
+                         range(1, count + 1)], ocr_lang=ocr_lang,
+            pages=pages)  # type: ignore[arg-type]
+    else:
+        entry.whole = True  # .docx / .odt: read whole by a worker
+
+
+def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, object]
+                ) -> Iterator[tuple[Path, ContractDocument | None, list[Problem]]]:
+    """``read_documents(..., jobs > 1)``: one process pool for the whole batch.
+
+    Phase 1 (here): every file is checked and classified; text-layer PDFs are read here (their
+    textless pages, if any, become OCR tasks), scans and images become one task per page.
+    Phase 2: a pool of ``jobs`` processes reads .docx/.odt files whole and OCRs the pages of all
+    documents, largest pages first (longest-processing-time order by pixel count) so the workers
+    finish together; a worker renders its PDF page itself (pdfium is not thread-safe, and never
+    runs in a thread here). Phase 3 (here): each document is assembled as
+    :func:`read_document` does, and yielded in input order as soon as its pages are done."""
     import concurrent.futures as cf
     import multiprocessing
 
-    kwargs.setdefault("processes", 1)
-    items = [named(item) for item in paths]
-    context = multiprocessing.get_context("fork" if os.name == "posix" else None)
-    with cf.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = [pool.submit(_read_one, path, name, kwargs) for path, name in items]
-        for (path, name), future in zip(items, futures, strict=True):
-            try:
-                doc, problems = future.result()
-            except Exception as exc:  # noqa: BLE001 - a worker died (killed, out of memory)
-                doc, problems = None, [Problem(
-                    stage="extract", code="internal_error", source=name,
-                    message=f"worker failed: {type(exc).__name__}: {exc}")]
-            yield path, doc, problems
+    from buildds.extract import ocr as ocr_mod
+
+    unknown = set(kwargs) - _BATCH_OPTIONS
+    if unknown:
+        raise TypeError(f"read_documents() got unexpected option(s) {sorted(unknown)}")
+    entries = [_Entry(path, name) for path, name in items]
+    tasks: list[tuple[float, Any]] = []
+    for entry in entries:
+        try:
+            _plan_entry(entry, _file_options(kwargs, entry.name), tasks)
+        except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
+            entry.problem = _failure(exc, entry.name)
+            entry.finish = None
+    if not tasks and not any(e.whole for e in entries):
+        pool = None
+    else:
+        context = multiprocessing.get_context("fork" if os.name == "posix" else None)
+        pool = cf.ProcessPoolExecutor(jobs, mp_context=context,
+                                      initializer=ocr_mod._worker_init)
+    try:
+        if pool is not None:
+            for entry in entries:  # LibreOffice conversions and .docx first: cost unknown
+                if entry.whole:
+                    options = dict(_file_options(kwargs, entry.name), processes=1)
+                    entry.whole = pool.submit(_read_one, entry.path, entry.name, options)
+            for _, (entry, n, task) in sorted(tasks, key=lambda t: -t[0]):
+                entry.ocr[n] = pool.submit(ocr_mod.ocr_page_task, task)
+        for entry in entries:
+            yield entry.path, *_collect(entry)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _collect(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:
+    """Phase 3: wait for one file's work and assemble its document."""
+    import concurrent.futures as cf
+
+    if entry.problem is not None:
+        return None, [entry.problem]
+    if entry.whole is not None:
+        try:
+            return entry.whole.result()  # type: ignore[no-any-return]
+        except Exception as exc:  # noqa: BLE001 - a worker died (killed, out of memory)
+            return None, [Problem(stage="extract", code="internal_error", source=entry.name,
+                                  message=f"worker failed: {type(exc).__name__}: {exc}")]
+    assert entry.finish is not None
+    results: dict[int, OcrPage] = {}
+    failed: dict[int, BaseException] = {}
+    for n, future in entry.ocr.items():
+        try:
+            results[n] = future.result()
+        except cf.BrokenExecutor:
+            failed[n] = ExtractError("an OCR worker process died (out of memory?); try fewer "
+                                     "processes", source=entry.name)
+        except Exception as exc:  # noqa: BLE001 - reported like the serial path would
+            failed[n] = exc
+    try:
+        if failed:
+            raise failed[min(failed)]  # the page a serial read would have failed on first
+        doc = entry.finish(results)
+    except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
+        return None, [_failure(exc, entry.name)]
+    return doc, list(doc.problems)

@@ -78,6 +78,7 @@ __all__ = [
     "check_tesseract",
     "ocr_image",
     "ocr_image_pages",
+    "ocr_page_task",
     "ocr_pdf_pages",
     "ocr_pil_image",
     "tidy_japanese",
@@ -489,6 +490,22 @@ def _make_job(
     )
 
 
+def _render_page(doc: Any, number: int, dpi: float, name: str) -> Any:
+    """Page ``number`` (1-based) of an open pdfium document as a greyscale PIL image."""
+    import pypdfium2 as pdfium
+
+    try:
+        page = doc[number - 1]
+        try:
+            bitmap = page.render(scale=dpi / 72, grayscale=True)
+            image = bitmap.to_pil()
+        finally:
+            page.close()
+    except pdfium.PdfiumError as exc:
+        raise PdfError(f"cannot render page ({exc})", source=name, page=number) from exc
+    return image.convert("L")
+
+
 def ocr_pdf_pages(
     path: str | Path,
     pages: Sequence[int],
@@ -523,19 +540,8 @@ def ocr_pdf_pages(
                 raise PdfError(f"no such page (the PDF has {len(doc)})", source=name, page=number)
 
         def rendered() -> Iterator[tuple[int, Any]]:
-            import pypdfium2 as pdfium
-
             for number in wanted:
-                try:
-                    page = doc[number - 1]
-                    try:
-                        bitmap = page.render(scale=dpi / 72, grayscale=True)
-                        image = bitmap.to_pil()
-                    finally:
-                        page.close()
-                except pdfium.PdfiumError as exc:
-                    raise PdfError(f"cannot render page ({exc})", source=name, page=number) from exc
-                yield number, image.convert("L")
+                yield number, _render_page(doc, number, dpi, name)
 
         results = _run(job, rendered(), len(wanted), processes)
     finally:
@@ -640,3 +646,34 @@ def ocr_image(
     job = _make_job(lang, psm, dpi, detect_orientation, name, timeout)
     with _single_thread_tesseract():
         return _ocr_one((job, 1, frames[0]))
+
+
+def _image_frame(path: Path, frame: int, name: str) -> Any:
+    """Frame ``frame`` (1-based) of an image file, greyscale, as :func:`_image_frames` gives
+    it."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            img.seek(frame - 1)
+            return _to_grey(img)
+    except (OSError, ValueError, SyntaxError, EOFError) as exc:
+        raise ExtractError(f"cannot read image ({exc})", source=name, page=frame) from exc
+
+
+def ocr_page_task(task: tuple[_Job, str, str, int, str | None]) -> OcrPage:
+    """Worker: read one page where it lives — ``(job, kind, path, page, password)`` with
+    ``kind`` ``"pdf"`` (the worker opens the PDF and renders the page at ``job.dpi``: pdfium
+    stays out of threads, each process has its own) or ``"image"`` (frame ``page`` of an
+    image file) — and OCR it exactly as :func:`ocr_pdf_pages` / :func:`ocr_image_pages` do.
+    Meant for a process pool whose initializer is :func:`_worker_init`."""
+    job, kind, path, page, password = task
+    if kind == "pdf":
+        doc, _ = open_pdf(Path(path), password=password, display_name=job.source)
+        try:
+            image = _render_page(doc, page, job.dpi, job.source)
+        finally:
+            doc.close()
+    else:
+        image = _image_frame(Path(path), page, job.source)
+    return _ocr_one((job, page, image))

@@ -450,3 +450,80 @@ def test_batch_in_parallel_keeps_order(tmp_path: Path) -> None:
     assert [(p, d, pr) for p, d, pr in serial] == [(p, d, pr) for p, d, pr in parallel]
     assert parallel[3][1] is None and parallel[3][2][0].code == "wrong_file_type"
     assert parallel[3][2][0].source == "bad.docx"
+
+
+@needs_font
+@needs_tesseract
+def test_batch_ocr_pages_in_one_pool_same_as_serial(tmp_path: Path) -> None:
+    """jobs=2 OCRs the pages of all files in one pool (largest first); the documents, their
+    problems and the order are exactly those of the serial read, and a bad file in the
+    middle of the batch is still its own problem."""
+    from PIL import Image
+
+    small = render_png(tmp_path / "small.png", OCR_LINES[:1])
+    large = render_png(tmp_path / "large.png", OCR_LINES)
+    p1 = render_png(tmp_path / "p1.png", OCR_LINES[:2])
+    p2 = render_png(tmp_path / "p2.png", OCR_LINES[2:])
+    scan = tmp_path / "scan.pdf"
+    with Image.open(p1) as a, Image.open(p2) as b:
+        a.convert("RGB").save(scan, "PDF", resolution=DPI, save_all=True,
+                              append_images=[b.convert("RGB")])
+    bad = tmp_path / "bad.png"
+    bad.write_text("<html>not found</html>", encoding="utf-8")
+    files = [small, bad, scan, large]
+    serial = list(read_documents(files, root=tmp_path))
+    parallel = list(read_documents(files, root=tmp_path, jobs=2))
+    assert [p.name for p, _, _ in parallel] == ["small.png", "bad.png", "scan.pdf", "large.png"]
+    for (sp, sd, sprobs), (pp, pd, pprobs) in zip(serial, parallel, strict=True):
+        assert sp == pp and sprobs == pprobs
+        assert (sd is None) == (pd is None)
+        if sd is not None and pd is not None:
+            assert sd.model_dump_json() == pd.model_dump_json()
+    assert parallel[1][1] is None and parallel[1][2][0].code == "wrong_file_type"
+    doc = parallel[2][1]
+    assert doc is not None and doc.format == "scan" and doc.pages == 2
+    assert set(doc.ocr_page_confidence) == {1, 2}
+    assert "秘密" in _nospace("".join(b.text for b in doc.blocks))
+
+
+@needs_font
+@needs_tesseract
+def test_batch_ocr_failure_stays_with_its_file(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An OCR page task that fails makes only its own file a problem (first failing page)."""
+    from buildds.extract import ocr as ocr_mod
+
+    good = render_png(tmp_path / "good.png", OCR_LINES[:1])
+    broken = render_png(tmp_path / "broken.png", OCR_LINES[:1])
+    real = ocr_mod._ocr_one
+
+    def failing(args):  # type: ignore[no-untyped-def]
+        job, page, _ = args
+        if job.source == "broken.png":
+            raise ExtractError("tesseract failed: boom", source=job.source, page=page)
+        return real(args)
+
+    # the forked workers inherit the patched module (ocr_page_task calls _ocr_one)
+    monkeypatch.setattr(ocr_mod, "_ocr_one", failing)
+    results = list(read_documents([broken, good], root=tmp_path, jobs=2))
+    assert results[0][1] is None
+    assert results[0][2][0].source == "broken.png" and results[0][2][0].page == 1
+    assert "boom" in results[0][2][0].message
+    assert results[1][1] is not None
+
+
+@needs_font
+@needs_tesseract
+def test_batch_language_per_file(tmp_path: Path) -> None:
+    """``ocr_lang`` may be a function of the recorded name (serial and parallel alike)."""
+    png = render_png(tmp_path / "a.png", OCR_LINES[:1])
+    asked: list[str] = []
+
+    def lang(name: str) -> str:
+        asked.append(name)
+        return "jpn"
+
+    for jobs in (1, 2):
+        [(_, doc, _)] = list(read_documents([png], root=tmp_path, jobs=jobs, ocr_lang=lang))
+        assert doc is not None and "lang jpn" not in str(doc.problems)
+    assert asked == ["a.png", "a.png"]
