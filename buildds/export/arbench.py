@@ -20,8 +20,6 @@ no dates in the card, everything written to a temp folder and swapped in with ``
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,14 +34,12 @@ from buildds.export.common import (
     ExportedDataset,
     export_inputs,
     json_block,
-    quiet_datasets,
     render_card,
     require_data,
     size_category,
-    swap_in,
-    write_parquet,
+    write_export,
 )
-from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.pipeline import sha256_bytes
 from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 
 __all__ = [
@@ -142,7 +138,7 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     """Write the AR-Bench export under ``out`` (see the module docstring). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
-    datasets, pa, pq = require_data()
+    datasets, pa, _ = require_data()
     out = Path(out)
     ordered = sorted(rows, key=lambda r: r["id"])
     dupes = sorted(i for i, n in Counter(r["id"] for r in ordered).items() if n > 1)
@@ -165,17 +161,7 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
                                         fingerprint=split_fps[split])
     dd = datasets.DatasetDict(dsets)
 
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".arbench-export.", dir=out))
-    try:
-        with quiet_datasets(datasets):
-            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in TASKS})
-        (staging / "data").mkdir()
-        for split in TASKS:
-            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
-        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
-                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
-                 for s in TASKS}
+    def card(sizes: dict[str, dict[str, int]]) -> str:
         yaml_features, feature_rows = [], []
         for name, feat in features.items():
             inner = getattr(feat, "feature", None)
@@ -214,19 +200,12 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
             "options": json_block(provenance.get("options", {})),
             "validation": json_block(validation) if validation is not None else None,
         }
-        (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
-        files = {p.relative_to(staging).as_posix(): sha256_file(p)
-                 for p in sorted(staging.rglob("*")) if p.is_file()}
-        swap_in(staging, out, ["dataset", "data", "README.md"])
-    except ExportError:
-        raise
-    except Exception as exc:
-        raise ExportError(f"could not write the AR-Bench export: {exc}", source=str(out)) from exc
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        return render_card(context, CARD_TEMPLATE)
+
+    files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench")
     return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
                          splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
-                         files=dict(sorted(files.items())))
+                         files=files)
 
 
 def load_arbench_export(path: str | Path, split: str = "detection") -> Any:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 from jinja2 import PackageLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
-from buildds.errors import MissingDependency
+from buildds.errors import ExportError, MissingDependency
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,7 +45,7 @@ class ExportedDataset:
     def parquet(self, split: str) -> Path:
         return self.out / "data" / f"{split}.parquet"
 
-__all__ = ["ExportedDataset", "require_data", "quiet_datasets", "card_environment", "render_card",
+__all__ = ["ExportedDataset", "write_export", "require_data", "quiet_datasets", "card_environment", "render_card",
            "size_category", "export_inputs", "json_block", "write_parquet", "swap_in"]
 
 def require_data() -> tuple[Any, Any, Any]:
@@ -145,3 +146,40 @@ def swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
             if aside is not None:
                 os.replace(aside, target)
         raise
+
+
+def write_export(dd: Any, *, out: Path, splits: Sequence[str],
+                 card: Callable[[dict[str, dict[str, int]]], str], what: str) -> dict[str, str]:
+    """Write a ``DatasetDict`` as ``out/dataset`` (save_to_disk, one shard per split),
+    ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes)`` renders the card
+    from each split's ``num_examples``/``num_bytes``/``download_size``.
+
+    Everything is written into a staging folder inside ``out`` and swapped in only when
+    complete, so a failed or killed export leaves the previous one intact. Failures become
+    :class:`ExportError` naming ``what``. Returns every written file (relative path →
+    sha256), sorted by path."""
+    from buildds.pipeline import sha256_file
+
+    datasets, _, pq = require_data()
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".export.", dir=out))
+    try:
+        with quiet_datasets(datasets):
+            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in splits})
+        (staging / "data").mkdir()
+        for split in splits:
+            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
+                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
+                 for s in splits}
+        (staging / "README.md").write_text(card(sizes), encoding="utf-8")
+        files = {p.relative_to(staging).as_posix(): sha256_file(p)
+                 for p in sorted(staging.rglob("*")) if p.is_file()}
+        swap_in(staging, out, ["dataset", "data", "README.md"])
+    except ExportError:
+        raise
+    except Exception as exc:
+        raise ExportError(f"could not write the {what} export: {exc}", source=str(out)) from exc
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return dict(sorted(files.items()))

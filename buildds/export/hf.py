@@ -30,8 +30,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
-import tempfile
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -48,15 +46,13 @@ from buildds.export.common import (
     card_environment,
     export_inputs,
     json_block,
-    quiet_datasets,
     render_card,
     require_data,
     size_category,
-    swap_in,
-    write_parquet,
+    write_export,
 )
 from buildds.extract.jbe_raw import year_of_era
-from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.pipeline import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 
 if TYPE_CHECKING:
@@ -317,7 +313,7 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
-    datasets, pa, pq = require_data()
+    datasets, pa, _ = require_data()
     out = Path(out)
     ordered = sorted(items, key=item_sort_key)
     dupes = sorted(i for i, c in Counter(it.id for it in ordered).items() if c > 1)
@@ -347,35 +343,16 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
     dd = datasets.DatasetDict(dsets)
 
     excl = sorted(exclusions, key=_exclusion_sort_key)
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".hf-export.", dir=out))
-    try:
-        with quiet_datasets(datasets):
-            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in SPLITS})
-        (staging / "data").mkdir()
-        for split in SPLITS:
-            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
-        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
-                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
-                 for s in SPLITS}
-        card = render_card(_card_context(ordered, excl, fewshot_ids, features, sizes,
-                                         fingerprint, split_fps, seed, provenance, validation),
-                           CARD_TEMPLATE)
-        (staging / "README.md").write_text(card, encoding="utf-8")
-        files = {p.relative_to(staging).as_posix(): sha256_file(p)
-                 for p in sorted(staging.rglob("*")) if p.is_file()}
-        swap_in(staging, out, ["dataset", "data", "README.md"])
-    except ExportError:
-        raise
-    except Exception as exc:
-        raise ExportError(f"could not write the JBE-QA export: {exc}", source=str(out)) from exc
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    files = write_export(
+        dd, out=out, splits=SPLITS, what="JBE-QA",
+        card=lambda sizes: render_card(
+            _card_context(ordered, excl, fewshot_ids, features, sizes, fingerprint, split_fps,
+                          seed, provenance, validation), CARD_TEMPLATE))
 
     return ExportResult(out=out, fingerprint=fingerprint, seed=seed,
                         splits={s: len(split_items[s]) for s in SPLITS},
                         split_fingerprints=split_fps, fewshot_ids=fewshot_ids,
-                        excluded=len(excl), files=dict(sorted(files.items())))
+                        excluded=len(excl), files=files)
 
 
 def load_jbe_export(path: str | Path) -> pandas.DataFrame:

@@ -18,8 +18,6 @@ the card, everything written to a temp folder and swapped in with ``os.replace``
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,14 +32,12 @@ from buildds.export.common import (
     ExportedDataset,
     export_inputs,
     json_block,
-    quiet_datasets,
     render_card,
     require_data,
     size_category,
-    swap_in,
-    write_parquet,
+    write_export,
 )
-from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.pipeline import sha256_bytes
 from buildds.transform.rikai import SPLITS
 
 __all__ = [
@@ -161,7 +157,7 @@ def _split_fingerprint(task: str, fingerprint: str, split: str, seed: int,
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
             labels: list[tuple[str, int]] | None) -> RikaiExport:
-    datasets, pa, pq = require_data()
+    datasets, pa, _ = require_data()
     out = Path(out)
     ids = [r["id"] for rows in splits.values() for r in rows]
     dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
@@ -183,17 +179,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
     dd = datasets.DatasetDict(dsets)
     names = list(splits)
 
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".rikai-export.", dir=out))
-    try:
-        with quiet_datasets(datasets):
-            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in names})
-        (staging / "data").mkdir()
-        for split in names:
-            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
-        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
-                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
-                 for s in names}
+    def card(sizes: dict[str, dict[str, int]]) -> str:
         feature_rows = []
         yaml_features = []
         for name, feat in features.items():
@@ -231,19 +217,12 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "code_version": str(provenance.get("code_version") or __version__),
             "inputs": export_inputs(provenance), "options": json_block(provenance.get("options", {})),
         }
-        (staging / "README.md").write_text(render_card(context, CARD_TEMPLATE), encoding="utf-8")
-        files = {p.relative_to(staging).as_posix(): sha256_file(p)
-                 for p in sorted(staging.rglob("*")) if p.is_file()}
-        swap_in(staging, out, ["dataset", "data", "README.md"])
-    except ExportError:
-        raise
-    except Exception as exc:
-        raise ExportError(f"could not write the {task} export: {exc}", source=str(out)) from exc
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        return render_card(context, CARD_TEMPLATE)
+
+    files = write_export(dd, out=out, splits=names, card=card, what=task)
     return RikaiExport(out=out, task=task, fingerprint=fingerprint, seed=seed,
                        splits={s: len(splits[s]) for s in names}, split_fingerprints=split_fps,
-                       files=dict(sorted(files.items())))
+                       files=files)
 
 
 def _check_splits(splits: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:

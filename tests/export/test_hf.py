@@ -346,7 +346,7 @@ def test_failure_while_swapping_rolls_back(tmp_path, monkeypatch):
 
 def test_failure_on_first_export_leaves_nothing(tmp_path, monkeypatch):
     out = tmp_path / "hf"
-    monkeypatch.setattr(hf, "write_parquet", lambda *a: (_ for _ in ()).throw(OSError("x")))
+    monkeypatch.setattr(common, "write_parquet", lambda *a: (_ for _ in ()).throw(OSError("x")))
     with pytest.raises(ExportError):
         export(out)
     assert list(out.iterdir()) == []

@@ -107,7 +107,7 @@ def test_unknown_label_or_missing_split_is_refused(tmp_path: Path) -> None:
 
 
 def test_failure_keeps_the_previous_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import buildds.export.rikai as mod
+    import buildds.export.common as common  # every exporter writes through write_export
 
     export_revision(split_items(rev_items()), out=tmp_path, fingerprint="1", provenance={})
     before = (tmp_path / "README.md").read_bytes()
@@ -115,7 +115,7 @@ def test_failure_keeps_the_previous_export(tmp_path: Path, monkeypatch: pytest.M
     def boom(*a, **k):  # type: ignore[no-untyped-def]
         raise OSError("disk full")
 
-    monkeypatch.setattr(mod, "write_parquet", boom)
+    monkeypatch.setattr(common, "write_parquet", boom)
     with pytest.raises(ExportError, match="disk full"):
         export_revision(split_items(rev_items()), out=tmp_path, fingerprint="2", provenance={})
     assert (tmp_path / "README.md").read_bytes() == before
