@@ -30,7 +30,6 @@ every ``official_url`` (a path in the mirror URL is prepended to the official pa
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import json
 import logging
@@ -38,7 +37,6 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -47,6 +45,7 @@ import httpx
 
 from buildds import __version__
 from buildds.errors import FetchError
+from buildds.httputil import parse_retry_after
 from buildds.pipeline import atomic_write_text, sha256_file
 
 __all__ = [
@@ -274,21 +273,6 @@ class _Unreachable(Exception):
         self.exc = exc
 
 
-def _parse_retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
-
-
 def _not_pdf_reason(head: bytes, content_type: str, target: Path) -> str:
     start = head.lstrip().lower()
     if "html" in content_type.lower() or start.startswith((b"<!doctype html", b"<html", b"<?xml")):
@@ -351,7 +335,7 @@ class _Downloader:
             status = resp.status_code
             if status in _RETRY_STATUS or status >= 500:
                 raise _Retryable(f"HTTP {status} {resp.reason_phrase}".rstrip(),
-                                 _parse_retry_after(resp.headers.get("retry-after")))
+                                 parse_retry_after(resp.headers.get("retry-after")))
             if not 200 <= status < 300:
                 hint = "; the URL may have moved" if status in (404, 410) else ""
                 raise _Refused(f"HTTP {status} {resp.reason_phrase}".rstrip() + hint)

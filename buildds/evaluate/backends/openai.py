@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
 import os
 import random
@@ -28,6 +27,7 @@ import httpx
 
 from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
+from buildds.httputil import parse_retry_after
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
 __all__ = ["DEFAULT_BASE_URL", "OpenAIBackend", "TokenBucket", "parse_retry_after"]
@@ -39,25 +39,6 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
 #: never wait longer than this for one Retry-After
 MAX_RETRY_AFTER_S = 300.0
-
-
-def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    now = time.time() if now is None else now
-    return max(0.0, when.timestamp() - now)
 
 
 class TokenBucket:
