@@ -26,17 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
     ExportedDataset,
     export_inputs,
+    feature_kind,
+    hub_front_matter,
     json_block,
     render_card,
     require_data,
-    size_category,
     write_export,
 )
 from buildds.pipeline import sha256_bytes
@@ -162,33 +161,17 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     dd = datasets.DatasetDict(dsets)
 
     def card(sizes: dict[str, dict[str, int]]) -> str:
-        yaml_features, feature_rows = [], []
-        for name, feat in features.items():
-            inner = getattr(feat, "feature", None)
-            entry = {"list": inner.dtype} if inner is not None else {"dtype": feat.dtype}
-            yaml_features.append({"name": name, **entry})
-            feature_rows.append({"name": name, "type": entry.get("dtype")
-                                 or f"list of {entry['list']}", "about": FIELD_DOCS.get(name, "")})
-        front = {
+        feature_rows = [{"name": name, "type": feature_kind(feat),
+                         "about": FIELD_DOCS.get(name, "")} for name, feat in features.items()]
+        front_matter = hub_front_matter({
             "pretty_name": "AR-Bench (appellate review of criminal judgments), built by buildds",
             "language": ["zh"],
             "license": "other",
             "task_categories": ["text-classification", "text-generation"],
             "tags": ["legal", "chinese-law", "criminal-law", "ar-bench", "error-detection"],
-            "size_categories": [size_category(len(ordered))],
-            "configs": [{"config_name": "default", "data_files": [
-                {"split": s, "path": f"data/{s}.parquet"} for s in TASKS]}],
-            "dataset_info": {
-                "features": yaml_features,
-                "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],
-                            "num_examples": sizes[s]["num_examples"]} for s in TASKS],
-                "download_size": sum(sizes[s]["download_size"] for s in TASKS),
-                "dataset_size": sum(sizes[s]["num_bytes"] for s in TASKS),
-            },
-        }
+        }, n=len(ordered), splits=TASKS, sizes=sizes, features=features)
         context = {
-            "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
-                                           default_flow_style=False, width=1000),
+            "front_matter": front_matter,
             "seed_title": SEED_TITLE, "version": __version__, "n_rows": len(ordered),
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS[s]}
                        for s in TASKS],

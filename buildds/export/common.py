@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jinja2 import PackageLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -45,7 +46,7 @@ class ExportedDataset:
     def parquet(self, split: str) -> Path:
         return self.out / "data" / f"{split}.parquet"
 
-__all__ = ["ExportedDataset", "write_export", "require_data", "quiet_datasets", "card_environment", "render_card",
+__all__ = ["ExportedDataset", "write_export", "features_yaml", "feature_kind", "hub_front_matter", "require_data", "quiet_datasets", "card_environment", "render_card",
            "size_category", "export_inputs", "json_block", "write_parquet", "swap_in"]
 
 def require_data() -> tuple[Any, Any, Any]:
@@ -183,3 +184,61 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return dict(sorted(files.items()))
+
+
+# --------------------------------------------------------------------------- card metadata
+def _hub_type(feat: Any) -> Any:
+    inner = getattr(feat, "feature", None)
+    if inner is not None:
+        return {"list": _hub_type(inner)}
+    names = getattr(feat, "names", None)
+    if names is not None:
+        return {"class_label": {"names": {str(i): n for i, n in enumerate(names)}}}
+    return feat.dtype
+
+
+def features_yaml(features: Any) -> list[dict[str, Any]]:
+    """Features as the Hub's ``dataset_info.features`` YAML list (what
+    ``Features._to_yaml_list`` writes): ``dtype: string``, ``list: string``,
+    ``list: {class_label: …}``, ``dtype: {class_label: …}``."""
+    rows: list[dict[str, Any]] = []
+    for name, feat in features.items():
+        inner = getattr(feat, "feature", None)
+        if inner is not None:
+            rows.append({"name": name, "list": _hub_type(inner)})
+        else:
+            rows.append({"name": name, "dtype": _hub_type(feat)})
+    return rows
+
+
+def feature_kind(feat: Any) -> str:
+    """A short human type for the card's field table: ``string``, ``list of string``,
+    ``class label (12)``."""
+    inner = getattr(feat, "feature", None)
+    if inner is not None:
+        return f"list of {feature_kind(inner)}"
+    names = getattr(feat, "names", None)
+    if names is not None:
+        return f"class label ({len(names)})"
+    return str(feat.dtype)
+
+
+def hub_front_matter(meta: dict[str, Any], *, n: int, splits: Sequence[str],
+                     sizes: dict[str, dict[str, int]], features: Any) -> str:
+    """The card's YAML front matter: ``meta`` (pretty_name, language, license, tags …) then
+    size category, the parquet configs and ``dataset_info`` with split sizes."""
+    front = {
+        **meta,
+        "size_categories": [size_category(n)],
+        "configs": [{"config_name": "default", "data_files": [
+            {"split": s, "path": f"data/{s}.parquet"} for s in splits]}],
+        "dataset_info": {
+            "features": features_yaml(features),
+            "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],
+                        "num_examples": sizes[s]["num_examples"]} for s in splits],
+            "download_size": sum(sizes[s]["download_size"] for s in splits),
+            "dataset_size": sum(sizes[s]["num_bytes"] for s in splits),
+        },
+    }
+    return yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
+                          default_flow_style=False, width=1000)

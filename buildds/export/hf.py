@@ -37,18 +37,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
 from buildds.export.common import (
     ExportedDataset,
     card_environment,
     export_inputs,
+    feature_kind,
+    hub_front_matter,
     json_block,
     render_card,
     require_data,
-    size_category,
     write_export,
 )
 from buildds.extract.jbe_raw import year_of_era
@@ -184,18 +183,6 @@ def jbe_features() -> datasets.Features:
     })
 
 
-def _features_yaml(features: datasets.Features) -> list[dict[str, str]]:
-    """Features as the Hub's ``dataset_info.features`` YAML list."""
-    rows: list[dict[str, str]] = []
-    for name, feat in features.items():
-        inner = getattr(feat, "feature", None)
-        if inner is not None:
-            rows.append({"name": name, "list": inner.dtype})
-        else:
-            rows.append({"name": name, "dtype": feat.dtype})
-    return rows
-
-
 def _columns(items: Sequence[JbeItem], fewshot: set[str]) -> dict[str, list[Any]]:
     names = [*JbeItem.model_fields, "is_fewshot"]
     cols: dict[str, list[Any]] = {n: [] for n in names}
@@ -252,32 +239,20 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
                                           key=lambda kv: (_SUBJECT_RANK.get(kv[0], 99), kv[0])))})
     excl_subjects = Counter(ex.subject for ex in exclusions)
 
-    feature_rows = _features_yaml(features)
     opts = provenance.get("options", {})
     extra = {k: v for k, v in provenance.items()
              if k not in ("inputs", "options", "code_version", "version")}
     n = len(items)
-    front = {
+    front_matter = hub_front_matter({
         "pretty_name": "JBE-QA (Japanese Bar Exam QA), built by buildds",
         "language": ["ja"],
         "license": "other",
         "license_name": "japan-moj-bar-exam-questions",
         "task_categories": ["text-classification", "question-answering"],
         "tags": ["legal", "japanese-law", "bar-exam", "jbe-qa"],
-        "size_categories": [size_category(n)],
-        "configs": [{"config_name": "default", "data_files": [
-            {"split": s, "path": f"data/{s}.parquet"} for s in SPLITS]}],
-        "dataset_info": {
-            "features": feature_rows,
-            "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],
-                        "num_examples": sizes[s]["num_examples"]} for s in SPLITS],
-            "download_size": sum(sizes[s]["download_size"] for s in SPLITS),
-            "dataset_size": sum(sizes[s]["num_bytes"] for s in SPLITS),
-        },
-    }
+    }, n=n, splits=SPLITS, sizes=sizes, features=features)
     return {
-        "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
-                                       default_flow_style=False, width=1000),
+        "front_matter": front_matter,
         "seed_title": SEED_TITLE,
         "version": __version__,
         "n_items": n,
@@ -291,8 +266,8 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "exclusion_subjects": sorted(excl_subjects.items(),
                                      key=lambda kv: (_SUBJECT_RANK.get(kv[0], 99), kv[0])),
         "fewshot": [by_id[i] for i in fewshot_ids],
-        "features": [{"name": f["name"], "type": f.get("dtype") or f"list of {f['list']}",
-                      "about": FIELD_DOCS.get(f["name"], "")} for f in feature_rows],
+        "features": [{"name": name, "type": feature_kind(feat), "about": FIELD_DOCS.get(name, "")}
+                     for name, feat in features.items()],
         "fingerprint": fingerprint,
         "split_fingerprints": [(s, split_fps[s]) for s in SPLITS],
         "seed": seed,

@@ -24,17 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
     ExportedDataset,
     export_inputs,
+    feature_kind,
+    hub_front_matter,
     json_block,
     render_card,
     require_data,
-    size_category,
     write_export,
 )
 from buildds.pipeline import sha256_bytes
@@ -129,19 +128,6 @@ def clause_features() -> Any:
     })
 
 
-def _feature_type(feat: Any) -> tuple[dict[str, Any], str]:
-    """(Hub YAML entry without the name, a short human type)."""
-    inner = getattr(feat, "feature", None)
-    if inner is not None:
-        entry, kind = _feature_type(inner)
-        return {"list": entry}, f"list of {kind}"
-    names = getattr(feat, "names", None)
-    if names is not None:
-        return ({"class_label": {"names": {str(i): n for i, n in enumerate(names)}}},
-                f"class label ({len(names)})")
-    return {"dtype": feat.dtype}, feat.dtype
-
-
 # --------------------------------------------------------------------------- writing
 def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[Any]]:
     return {name: [row.get(name) for row in rows] for name in features}
@@ -180,34 +166,18 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
     names = list(splits)
 
     def card(sizes: dict[str, dict[str, int]]) -> str:
-        feature_rows = []
-        yaml_features = []
-        for name, feat in features.items():
-            entry, kind = _feature_type(feat)
-            yaml_features.append({"name": name, **entry})
-            feature_rows.append({"name": name, "type": kind, "about": FIELD_DOCS.get(name, "")})
-        n = sum(len(r) for r in splits.values())
-        front = {
+        feature_rows = [{"name": name, "type": feature_kind(feat),
+                         "about": FIELD_DOCS.get(name, "")} for name, feat in features.items()]
+        front_matter = hub_front_matter({
             "pretty_name": f"{title}, built by buildds",
             "language": ["ja"],
             "license": "other",
             "task_categories": (["text-classification"] if task == "classification"
                                 else ["text-generation"] if task == "revision" else []),
             "tags": ["legal", "contracts", "japanese-law", "legalrikai"],
-            "size_categories": [size_category(n)],
-            "configs": [{"config_name": "default", "data_files": [
-                {"split": s, "path": f"data/{s}.parquet"} for s in names]}],
-            "dataset_info": {
-                "features": yaml_features,
-                "splits": [{"name": s, **{k: sizes[s][k] for k in ("num_bytes", "num_examples")}}
-                           for s in names],
-                "download_size": sum(sizes[s]["download_size"] for s in names),
-                "dataset_size": sum(sizes[s]["num_bytes"] for s in names),
-            },
-        }
+        }, n=sum(len(r) for r in splits.values()), splits=names, sizes=sizes, features=features)
         context = {
-            "front_matter": yaml.safe_dump(front, allow_unicode=True, sort_keys=False,
-                                           default_flow_style=False, width=1000),
+            "front_matter": front_matter,
             "title": title, "about": about, "version": __version__,
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS.get(s, "")}
                        for s in names],

@@ -118,7 +118,7 @@ def test_declared_features_cover_every_item_field():
     features = jbe_features()
     assert list(features) == [*JbeItem.model_fields, "is_fewshot"]
     if hasattr(features, "_to_yaml_list"):  # the card's YAML matches datasets' own
-        assert hf._features_yaml(features) == features._to_yaml_list()
+        assert common.features_yaml(features) == features._to_yaml_list()
 
 
 def test_sort_key_is_numeric_in_era_years_and_numbers():
