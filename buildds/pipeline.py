@@ -38,6 +38,7 @@ __all__ = [
     "StageStats",
     "Rejects",
     "run_parallel",
+    "progress_bar",
     "default_processes",
 ]
 
@@ -221,3 +222,24 @@ def run_parallel(
             if on_done:
                 on_done(i, result)
             yield result
+
+
+def progress_bar(label: str, *, enabled: bool = True, spinner: bool = False) -> Any:
+    """The rich progress display every build uses: on stderr, gone when done, ``label`` in
+    bold before each task's description; ``spinner`` for work whose total is unknown.
+    Imported lazily: a run that has nothing to do never loads rich."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    text = TextColumn(f"[bold]{label}[/] {{task.description}}")
+    columns = ((SpinnerColumn(), text, TimeElapsedColumn()) if spinner
+               else (text, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()))
+    return Progress(*columns, console=Console(stderr=True), transient=True,
+                    disable=not enabled)

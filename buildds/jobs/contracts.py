@@ -36,6 +36,7 @@ from buildds.pipeline import (
     atomic_write_text,
     canonical_json,
     hash_files,
+    progress_bar,
     sha256_bytes,
 )
 
@@ -99,15 +100,6 @@ class ContractsReport:
             "exported": self.exported,
             "files": self.files,
         }
-
-
-def _progress(enabled: bool):  # type: ignore[no-untyped-def]
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(TextColumn("[bold]contracts[/] {task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
-                    transient=True, disable=not enabled)
 
 
 def _root(inputs: Sequence[Path]) -> Path | None:
@@ -182,7 +174,7 @@ def build_contracts(
     inputs = [p.resolve() for p in inputs]
     root = _root(inputs)
     kwargs: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang}
-    with _progress(progress) as bar:
+    with progress_bar("contracts", enabled=progress) as bar:
         handle = bar.add_task("reading", total=len(inputs))
         tick = time.perf_counter()
         for path, doc, problems in read_documents(inputs, root=root, **kwargs):

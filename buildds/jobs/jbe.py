@@ -34,6 +34,7 @@ from buildds.pipeline import (
     atomic_write_text,
     cache_key,
     hash_files,
+    progress_bar,
     run_parallel,
     sha256_file,
 )
@@ -201,16 +202,6 @@ class JbeReport:
         }
 
 
-def _progress(enabled: bool, total: int):  # type: ignore[no-untyped-def]
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("[bold]jbe[/] {task.description}"), BarColumn(),
-                        MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True, disable=not enabled)
-    return progress
-
-
 def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | None = None,
               processes: int | None = None, use_cache: bool = True,
               progress: bool = True, password: str | None = None, xml_only: bool = False,
@@ -261,7 +252,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
             todo.append(i)
 
     if todo:
-        with _progress(progress, len(todo)) as bar:
+        with progress_bar("jbe", enabled=progress) as bar:
             handle = bar.add_task("PDF → XML", total=len(todo))
 
             def done(_: int, res: dict[str, Any]) -> None:

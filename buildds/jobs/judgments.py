@@ -34,6 +34,7 @@ from buildds.pipeline import (
     atomic_write_text,
     canonical_json,
     hash_files,
+    progress_bar,
     sha256_bytes,
     sha256_file,
 )
@@ -150,15 +151,6 @@ def _coverage(judgments: Sequence[Any]) -> dict[str, float]:
             for name in _FIELDS}
 
 
-def _progress(enabled: bool):  # type: ignore[no-untyped-def]
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    return Progress(SpinnerColumn(), TextColumn("[bold]judgments[/] {task.description}"),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-                    disable=not enabled)
-
-
 def build_judgments(
     inputs: Sequence[Path], *, profile: str = "cn", errors: Sequence[str] = ALL_ERRORS,
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
@@ -221,7 +213,7 @@ def build_judgments(
 
     rejects = Rejects()
     judgments = []
-    with _progress(progress) as bar:
+    with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
         for path, fmt in formats:
             found: list[JudgmentReject] = []
