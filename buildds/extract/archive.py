@@ -30,6 +30,7 @@ from lxml import etree
 
 from buildds.errors import ExtractError
 from buildds.export.xml import safe_parser
+from buildds.extract.sniff import describe
 
 __all__ = ["MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "open_ooxml"]
 
@@ -43,14 +44,6 @@ OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 REQUIRED_PARTS = ("[Content_Types].xml", "word/document.xml")
 _REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 _CHUNK = 64 * 1024
-
-
-def _sniff(data: bytes) -> str:
-    from buildds.extract.pdf import _sniff as pdf_sniff
-
-    if data.startswith(b"%PDF-"):
-        return "a PDF"
-    return pdf_sniff(data)
 
 
 class OoxmlPackage:
@@ -168,7 +161,7 @@ def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: i
                            "password-protected Office file); save it as an unprotected .docx",
                            source=name)
     if not data.startswith(b"PK"):
-        raise ExtractError(f"not a Word file (it starts like {_sniff(data)})", source=name)
+        raise ExtractError(f"not a Word file (it starts like {describe(data)})", source=name)
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:

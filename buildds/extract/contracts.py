@@ -38,13 +38,13 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError, ExtractError, MissingDependency
+from buildds.extract.sniff import sniff
 from buildds.schema import PdfDocument, PdfLine, PdfPage, Problem, Source
 from buildds.schema.contracts import ContractDocument, DocBlock
 
@@ -77,61 +77,6 @@ def _error(message: str, name: str, code: str, page: int | None = None) -> Extra
     exc = ExtractError(message, source=name, page=page)
     exc.code = code  # type: ignore[attr-defined]
     return exc
-
-
-# --------------------------------------------------------------------------- sniffing
-def sniff(data: bytes) -> str:
-    """What the bytes look like: ``pdf``, ``docx``, ``odt``, ``zip``, ``ole2``, ``png``,
-    ``jpeg``, ``tiff``, ``gif``, ``bmp``, ``webp``, ``html``, ``text``, ``empty`` or
-    ``binary``."""
-    if not data:
-        return "empty"
-    if b"%PDF-" in data[:1024]:
-        return "pdf"
-    if data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return _zip_kind(data)
-    if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
-        return "ole2"
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return "jpeg"
-    if data[:4] in (b"II*\x00", b"MM\x00*"):
-        return "tiff"
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "gif"
-    if data.startswith(b"BM"):
-        return "bmp"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "webp"
-    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if head.startswith((b"<!doctype html", b"<html", b"<?xml", b"<")):
-        return "html"
-    try:
-        data[:4096].decode("utf-8")
-        return "text"
-    except UnicodeDecodeError as exc:
-        # a multi-byte character cut at the end of the sample is still text
-        if exc.start >= 4090:
-            return "text"
-    return "binary"
-
-
-def _zip_kind(data: bytes) -> str:
-    import io
-
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            names = set(zf.namelist())
-            if "word/document.xml" in names:
-                return "docx"
-            if "mimetype" in names:
-                mime = zf.read("mimetype")[:100]
-                if b"opendocument.text" in mime:
-                    return "odt"
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, KeyError):
-        pass
-    return "zip"
 
 
 _LOOKS_LIKE = {

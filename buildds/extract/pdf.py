@@ -31,6 +31,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from buildds.errors import PdfError
+from buildds.extract.sniff import describe
 from buildds.schema import BBox, PdfDocument, PdfLine, PdfPage, PdfWord, Source
 
 __all__ = ["extract_pdf", "open_pdf", "join_wrapped", "normalise_spaces", "is_page_number"]
@@ -96,7 +97,7 @@ def open_pdf(
         raise PdfError("file is empty (0 bytes)", source=name)
     head = data[:1024]
     if b"%PDF-" not in head:
-        kind = _sniff(data)
+        kind = describe(data)
         raise PdfError(f"not a PDF (the file starts like {kind}); check the download", source=name)
     if b"%%EOF" not in data[-2048:]:
         raise PdfError(
@@ -119,22 +120,6 @@ def open_pdf(
         doc.close()
         raise PdfError("PDF has no pages", source=name)
     return doc, data
-
-
-def _sniff(data: bytes) -> str:
-    if data.startswith(b"PK\x03\x04"):
-        return "a ZIP archive (a .docx/.xlsx?)"
-    if data.lstrip()[:1] == b"<":
-        return "HTML/XML (an error page?)"
-    if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return "an old Office document"
-    if data[:4] in (b"\x89PNG", b"\xff\xd8\xff\xe0", b"\xff\xd8\xff\xe1", b"II*\x00", b"MM\x00*"):
-        return "an image"
-    sample = data[:40]
-    try:
-        return repr(sample.decode("utf-8"))
-    except UnicodeDecodeError:
-        return "binary data"
 
 
 def _page_lines(page: pdfium.PdfPage, number: int, height: float) -> list[PdfLine]:

@@ -50,6 +50,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
     "schema/core.py",
     "extract/pdf.py",
+    "extract/sniff.py",
     "extract/ocr.py",
     "extract/ocr_text.py",
     "extract/jbe_booklet.py",
