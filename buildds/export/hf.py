@@ -115,14 +115,9 @@ class ExportResult(ExportedDataset):
 
 
 # --------------------------------------------------------------------------- ordering
-def era_to_gregorian(era_year: str) -> int | None:
-    """``令和６年`` → 2024, ``令和元年`` → 2019, ``平成27年`` → 2015; None when unknown."""
-    return year_of_era(era_year)
-
-
 def _id_key(id_: str, year: str | None, subject: str) -> tuple[Any, ...]:
     m = _ID_RE.match(unicodedata.normalize("NFKC", id_))
-    greg = era_to_gregorian(year if year is not None else (m.group("year") if m else ""))
+    greg = year_of_era(year if year is not None else (m.group("year") if m else ""))
     q = int(m.group("q")) if m else _LAST
     s = int(m.group("s")) if m and m.group("s") else 0
     return (greg if greg is not None else _LAST, _SUBJECT_RANK.get(subject, len(_SUBJECT_RANK)),
@@ -222,12 +217,12 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         subject_rows.append({"jp": jp, "en": en, "test": len(rows), "fewshot": few,
                              "scored": len(rows) - few, **label_counts(rows)})
     years = sorted({it.year for it in items},
-                   key=lambda y: (era_to_gregorian(y) or _LAST, y))
+                   key=lambda y: (year_of_era(y) or _LAST, y))
     year_rows = []
     for y in years:
         rows = [it for it in items if it.year == y]
         per_subject = [sum(1 for it in rows if it.subject_jp == jp) for jp, _ in subjects]
-        year_rows.append({"year": y, "gregorian": era_to_gregorian(y) or "?",
+        year_rows.append({"year": y, "gregorian": year_of_era(y) or "?",
                           "per_subject": per_subject, **label_counts(rows)})
 
     reasons = Counter(ex.reason for ex in exclusions)

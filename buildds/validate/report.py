@@ -29,6 +29,7 @@ from typing import Any
 import pandas as pd
 
 from buildds.errors import ValidationFailed
+from buildds.extract.jbe_raw import year_of_era
 from buildds.pipeline import atomic_write_text
 from buildds.validate.checks import (
     DEFAULT_BALANCE_BOUNDS,
@@ -46,7 +47,6 @@ from buildds.validate.checks import (
 from buildds.validate.schemas import (
     DATAFRAME_CHECK_COLUMNS,
     JbeItemsModel,
-    era_year_to_gregorian,
     id_sort_key,
     pa,
     year_sort_key,
@@ -317,7 +317,7 @@ def _pct(share: float | None) -> str:
 
 
 def _year_label(year: str) -> str:
-    g = era_year_to_gregorian(year)
+    g = year_of_era(year)
     return f"{year} ({g})" if g is not None else year
 
 

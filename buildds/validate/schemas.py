@@ -40,7 +40,6 @@ __all__ = [
     "SUBJECT_JP",
     "YEAR_PATTERN",
     "JbeItemsModel",
-    "era_year_to_gregorian",
     "id_sort_key",
     "year_sort_key",
 ]
@@ -63,14 +62,9 @@ DATAFRAME_CHECK_COLUMNS: dict[str, str] = {
 }
 
 _ID_RE = re.compile(ID_PATTERN)
-def era_year_to_gregorian(year: str) -> int | None:
-    """``令和６年`` → 2024, ``令和元年`` → 2019, ``平成２７年`` → 2015; None if not an era year."""
-    return year_of_era(year)
-
-
 def year_sort_key(year: Any) -> tuple[int, str]:
     """Chronological order for era years; anything else after them, by its text."""
-    g = era_year_to_gregorian(year) if isinstance(year, str) else None
+    g = year_of_era(year) if isinstance(year, str) else None
     return (g if g is not None else 10_000, str(year))
 
 

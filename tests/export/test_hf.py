@@ -24,6 +24,7 @@ from buildds.export.hf import (
     load_jbe_export,
     select_fewshot,
 )
+from buildds.extract.jbe_raw import year_of_era
 from buildds.schema import JbeExclusion, JbeItem
 
 SUBJECT_EN = {"憲法": "Constitution", "民法": "Civil Code", "刑法": "Penal Code"}
@@ -123,10 +124,10 @@ def test_declared_features_cover_every_item_field():
 
 def test_sort_key_is_numeric_in_era_years_and_numbers():
     assert [it.id for it in sorted(ITEMS, key=item_sort_key)] == EXPECTED_ORDER
-    assert hf.era_to_gregorian("令和元年") == 2019
-    assert hf.era_to_gregorian("令和６年") == 2024
-    assert hf.era_to_gregorian("平成27年") == 2015
-    assert hf.era_to_gregorian("2024") is None
+    assert year_of_era("令和元年") == 2019
+    assert year_of_era("令和６年") == 2024
+    assert year_of_era("平成27年") == 2015
+    assert year_of_era("2024") is None
 
 
 def test_load_from_disk_has_both_splits_with_declared_features(exported):

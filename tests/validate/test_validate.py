@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from buildds.cli import main
 from buildds.errors import ValidationFailed
+from buildds.extract.jbe_raw import year_of_era
 from buildds.schema import JbeItem
 from buildds.validate import JbeItemsModel, validate_jbe, write_report
 from buildds.validate.checks import (
@@ -24,7 +25,7 @@ from buildds.validate.checks import (
     unfinished_statement,
 )
 from buildds.validate.load import load_export
-from buildds.validate.schemas import era_year_to_gregorian, id_sort_key
+from buildds.validate.schemas import id_sort_key
 
 SHA = "ab" * 32
 SUBJECTS = [("Constitution", "憲法"), ("Civil Code", "民法"), ("Penal Code", "刑法")]
@@ -396,10 +397,10 @@ def test_markdown_caps_each_flag_group_at_20_ids() -> None:
 
 
 def test_era_years() -> None:
-    assert era_year_to_gregorian("令和元年") == 2019
-    assert era_year_to_gregorian("令和６年") == 2024
-    assert era_year_to_gregorian("平成２７年") == 2015
-    assert era_year_to_gregorian("2019") is None
+    assert year_of_era("令和元年") == 2019
+    assert year_of_era("令和６年") == 2024
+    assert year_of_era("平成２７年") == 2015
+    assert year_of_era("2019") is None
     assert sorted(["令和６年-民法-10-1", "平成３０年-民法-2-1", "令和６年-民法-2-1"],
                   key=id_sort_key) == ["平成３０年-民法-2-1", "令和６年-民法-2-1", "令和６年-民法-10-1"]
 
