@@ -13,13 +13,18 @@ __all__ = ["eval_cmd"]
 
 @click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("dataset", type=click.Path(exists=True, path_type=Path))
-@click.option("--task", type=click.Choice(["jbe"]), default="jbe", show_default=True,
-              help="Evaluation task.")
+@click.option("--task", default="jbe", show_default=True, metavar="TASK",
+              help="Evaluation task: jbe, clause-classification, clause-revision, "
+                   "appellate-review[:detection|classification|correction], highbar.")
 @click.option("--model", "models", multiple=True, required=True, metavar="SPEC",
               help="Backend spec, repeatable: openai:<model>, mock, majority, random:<seed>, "
-                   "tfidf, replay:<file>, hf:<path>.")
-@click.option("--shots", type=click.Choice(["0", "4"]), multiple=True, default=("0",),
-              show_default=True, help="Zero- or four-shot; give twice for both.")
+                   "tfidf, replay:<file>, hf:<path>, oracle (the references).")
+@click.option("--judge", "judges", multiple=True, metavar="SPEC",
+              help="Judge backend for judged tasks (clause-revision: one or more; highbar: "
+                   "two different models), repeatable.")
+@click.option("--shots", type=click.IntRange(min=0), multiple=True, default=(0,),
+              show_default=True,
+              help="Demonstrations (jbe: 0 or 4; clause-revision: 0 or 8); repeatable.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Evaluate only the first N scored items (a smoke test).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
@@ -38,17 +43,20 @@ __all__ = ["eval_cmd"]
               help="Seed of the bootstrap confidence intervals.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the response cache.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], shots: tuple[str, ...],
+def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[str, ...],
+             shots: tuple[int, ...],
              limit: int | None, out: Path, base_url: str | None, api_key_env: str,
              concurrency: int, rpm: float | None, tpm: float | None, seed: int,
              no_cache: bool, quiet: bool) -> None:
     """Evaluate models on an exported dataset and write a leaderboard.
 
-    DATASET is a `buildds jbe` output folder, its dataset/ (save_to_disk) folder, or a
-    .parquet file. Writes <out>/<model>/<N>shot/{samples.jsonl,metrics.json,confusion.png},
-    leaderboard.md/.json (F1, faithfulness, per-subject F1), subject_f1.png and
-    manifest.json. Runs into the same --out add up (e.g. --shots 0 now, --shots 4 later).
-    Answers are cached in <out>/cache/, so an interrupted run resumes.
+    DATASET is the export of the task's build: a `buildds jbe` output folder, its
+    dataset/ (save_to_disk) folder or a .parquet file; a `buildds contracts` export for the
+    clause tasks; a `buildds judgments` export for appellate-review; a folder of task
+    folders for highbar. Writes <out>/<model>/<N>shot/{samples.jsonl,metrics.json,*.png},
+    leaderboard.md/.json in the seed's layout, summary plots and manifest.json. Runs into
+    the same --out add up (e.g. --shots 0 now, --shots 4 later). Answers are cached in
+    <out>/cache/, so an interrupted run resumes.
 
     \b
     Example:
@@ -63,8 +71,8 @@ def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], shots: tuple[str
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
                "rpm": rpm, "tpm": tpm}
     try:
-        report = run_eval(dataset, task=task, models=list(models),
-                          shots=sorted({int(s) for s in shots}), limit=limit, out=out,
+        report = run_eval(dataset, task=task, models=list(models), judges=list(judges),
+                          shots=sorted(set(shots)), limit=limit, out=out,
                           backend_options=options, use_cache=not no_cache, seed=seed,
                           quiet=quiet)
     except BuildError as exc:

@@ -5,22 +5,31 @@ bounded concurrency inside the backend, a rich progress bar unless ``quiet``) an
 
     <out>/manifest.json                    dataset fingerprint, template hashes, backend
                                            settings (no secrets), package versions, seed …
-    <out>/leaderboard.md, leaderboard.json Tables 2/3 of seed 001 over every run in <out>
-                                           on the same dataset and limit
-    <out>/subject_f1.png                   per-subject F1 bars
+    <out>/leaderboard.md, leaderboard.json the task's tables (for jbe: Tables 2/3 of seed
+                                           001) over every run in <out> on the same dataset
+                                           and limit
+    <out>/*.png                            the task's summary plots (jbe: subject_f1.png)
     <out>/<model-slug>/<N>shot/samples.jsonl   one SampleRecord per scored item
-    <out>/<model-slug>/<N>shot/metrics.json    f1, accuracy, faithfulness, per-subject F1, CIs
-    <out>/<model-slug>/<N>shot/confusion.png
+    <out>/<model-slug>/<N>shot/metrics.json    the task's metrics with bootstrap CIs
+    <out>/<model-slug>/<N>shot/*.png           the task's run plots (confusion.png …)
+    <out>/<model-slug>/<N>shot/…               judged tasks: the judges' logs (disagreements …)
 
 Zero- and four-shot runs of the same model live side by side (``0shot/``, ``4shot/``), so
 running ``--shots 0`` and later ``--shots 4`` into the same ``<out>`` fills both columns of
 the leaderboard. Every file is written atomically and holds no timestamps: the same outputs
 give the same bytes.
 
-Baselines (backends with ``fit``: majority, random, tfidf) are cross-fitted: the scored
-items are split into 5 folds by question (statements of one question stay together) and
-each fold is answered by a baseline fitted on the other folds and the few-shot exemplars,
-so a baseline never sees the gold answer of an item it is scored on.
+Baselines (backends with ``fit``: majority, random, tfidf) are cross-fitted when the task
+has no training split of its own (``task.cross_fit``): the scored items are split into 5
+folds by ``task.group_of`` (for jbe: statements of one question stay together) and each fold
+is answered by a baseline fitted on the other folds and ``task.training_items``, so a
+baseline never sees the gold answer of an item it is scored on. Otherwise a baseline is
+fitted on ``task.training_items`` (e.g. the development split) alone. The ``oracle``
+backend answers each item's reference (``task.reference_answer``): a judge's ceiling.
+
+Judged tasks (``task.judged``: clause-revision, highbar) send ``task.judge_requests`` to
+every ``judges`` backend after the model has answered; ``task.apply_judgments`` folds the
+verdicts into the records and may add log files to the run folder.
 
 Responses are cached (SQLite, ``<out>/cache/responses.sqlite`` unless
 ``backend_options["cache_path"]``) for backends whose answers depend only on the request;
@@ -40,12 +49,6 @@ from typing import Any
 
 from buildds import __version__
 from buildds.errors import BuildError
-from buildds.evaluate.report import (
-    leaderboard_json,
-    plot_confusion,
-    plot_subject_f1,
-    render_leaderboard_md,
-)
 from buildds.evaluate.tasks import get_task
 from buildds.pipeline import atomic_write_bytes, atomic_write_text, sha256_bytes
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
@@ -84,6 +87,8 @@ class ModelRun:
 class EvalReport:
     out: Path
     task: str
+    #: the metric the summary line ranks by
+    headline: str = "f1"
     runs: list[ModelRun] = field(default_factory=list)
     leaderboard_md: Path | None = None
     leaderboard_json: Path | None = None
@@ -94,11 +99,13 @@ class EvalReport:
         if not self.runs:
             return f"nothing evaluated — see {self.out}"
         n = self.runs[0].metrics["n"]
-        best = max(self.runs, key=lambda r: (r.metrics["f1"], r.model))
+        h = self.headline
+        best = max(self.runs, key=lambda r: (float(r.metrics.get(h) or 0.0), r.model))
+        name = "F1" if h == "f1" else h
         return (f"evaluated {len({r.model for r in self.runs})} model(s) × "
-                f"{len({r.shots for r in self.runs})} setting(s) on {n} items; best F1 "
-                f"{best.metrics['f1']:.3f} ({best.model}, {best.shots}-shot) — see "
-                f"{self.leaderboard_md}")
+                f"{len({r.shots for r in self.runs})} setting(s) on {n} items; best {name} "
+                f"{float(best.metrics.get(h) or 0.0):.3f} ({best.model}, {best.shots}-shot) — "
+                f"see {self.leaderboard_md}")
 
 
 # --------------------------------------------------------------------------- backends
@@ -125,12 +132,6 @@ def _default_factory(spec: str, **options: Any) -> Any:
     return make_backend(spec, **options)
 
 
-def _question_of(item_id: str) -> str:
-    """``令和７年-憲法-1-3`` → ``令和７年-憲法-1``: statements of one question share a fold."""
-    parts = item_id.split("-")
-    return "-".join(parts[:3]) if len(parts) >= 4 else item_id
-
-
 class _CrossFitted:
     """A baseline answered fold by fold, each fold by a copy fitted on the others."""
 
@@ -138,8 +139,9 @@ class _CrossFitted:
 
     def __init__(self, make: Callable[..., Any], items: Sequence[Mapping[str, Any]],
                  extra_train: Sequence[Mapping[str, Any]], items_by_id: Mapping[str, Any],
-                 folds: int = CROSS_FIT_FOLDS, concurrency: int = 64):
-        groups = sorted({_question_of(str(it["id"])) for it in items})
+                 group_of: Callable[[Mapping[str, Any]], str], *,
+                 folds: int = CROSS_FIT_FOLDS, concurrency: int = 64, group_name: str = "item"):
+        groups = sorted({group_of(it) for it in items})
         k = min(folds, len(groups))
         self.concurrency = concurrency
         self.fold_of: dict[str, int] = {}
@@ -152,8 +154,7 @@ class _CrossFitted:
             self.folds = 1
         else:
             group_fold = {g: i % k for i, g in enumerate(groups)}
-            self.fold_of = {str(it["id"]): group_fold[_question_of(str(it["id"]))]
-                            for it in items}
+            self.fold_of = {str(it["id"]): group_fold[group_of(it)] for it in items}
             for f in range(k):
                 train = [*extra_train, *(it for it in items if self.fold_of[str(it["id"])] != f)]
                 model = make(items_by_id=items_by_id)
@@ -161,13 +162,14 @@ class _CrossFitted:
                 self.models.append(model)
             self.folds = k
         self.name = self.models[0].name
+        self.group_name = group_name
 
     def settings(self) -> dict[str, Any]:
         base = {k: v for k, v in self.models[0].settings().items() if k not in ("n_train",
                                                                                 "answer")}
         fits = [m.settings() for m in self.models]
         return {**base, "cross_fit": {
-            "folds": self.folds, "group": "question (year-subject-number)",
+            "folds": self.folds, "group": self.group_name,
             "n_train": [s.get("n_train") for s in fits],
             **({"answers": [s.get("answer") for s in fits]} if "answer" in fits[0] else {})}}
 
@@ -184,13 +186,34 @@ class _CrossFitted:
 
 
 def _build_backend(spec: str, factory: Callable[..., Any], options: Mapping[str, Any],
-                   items: Sequence[Mapping[str, Any]], extra_train: Sequence[Mapping[str, Any]],
+                   task: Any, items: Sequence[Mapping[str, Any]],
+                   extra_train: Sequence[Mapping[str, Any]],
                    items_by_id: Mapping[str, Any]) -> Any:
     opts = _options_for(spec, options)
+    if spec.partition(":")[0].strip().lower() == "oracle":
+        return factory(spec, **opts, items_by_id=items_by_id, answer_of=task.reference_answer)
     backend = factory(spec, **opts)
-    if callable(getattr(backend, "fit", None)):
-        return _CrossFitted(lambda **kw: factory(spec, **opts, **kw), items, extra_train,
-                            items_by_id, concurrency=int(opts.get("concurrency") or 64))
+    if not callable(getattr(backend, "fit", None)):
+        return backend
+    fit_opts = {**opts, **task.baseline_options()}
+    label_field = fit_opts.pop("label_field", None)
+    if task.cross_fit:
+        return _CrossFitted(lambda **kw: _fitless(factory(spec, **fit_opts, **kw), label_field),
+                            items, extra_train, items_by_id, task.group_of,
+                            concurrency=int(opts.get("concurrency") or 64),
+                            group_name=getattr(task, "group_name", "item"))
+    train = list(extra_train)
+    if not train:
+        raise BuildError(f"{spec}: task {task.name} has no training split to fit on")
+    backend = _fitless(factory(spec, **fit_opts, items_by_id=items_by_id), label_field)
+    backend.fit(train)
+    return backend
+
+
+def _fitless(backend: Any, label_field: str | None) -> Any:
+    """A baseline told which field holds the label (before it is fitted)."""
+    if label_field is not None:
+        backend.label_field = label_field
     return backend
 
 
@@ -249,13 +272,48 @@ def _collect(out: Path, task: str, dataset_key: str, limit: int | None) -> list[
 
 
 # --------------------------------------------------------------------------- run
+def _progress(quiet: bool) -> Any:
+    if quiet:
+        return None
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), transient=False)
+    progress.start()
+    return progress
+
+
+def _answer(backend: Any, requests: Sequence[ChatRequest], progress: Any,
+            label: str) -> list[ChatResult]:
+    advance = None
+    if progress is not None:
+        pid = progress.add_task(label, total=len(requests))
+        advance = (lambda: progress.advance(pid))
+    return asyncio.run(_run_backend(backend, requests, advance))
+
+
+def _cached(backend: Any, cache: Any) -> Any:
+    if cache is not None and getattr(backend, "cacheable", False):
+        from buildds.evaluate.cache import CachedBackend
+
+        return CachedBackend(backend, cache)
+    return backend
+
+
 def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[str],
              shots: int | Sequence[int] = 0, limit: int | None = None, out: str | Path,
-             backend_options: Mapping[str, Any] | None = None, use_cache: bool = True,
-             seed: int = 0, quiet: bool = True,
+             judges: Sequence[str] = (), backend_options: Mapping[str, Any] | None = None,
+             use_cache: bool = True, seed: int = 0, quiet: bool = True,
              backend_factory: Callable[..., Any] | None = None) -> EvalReport:
     """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
-    the export at ``dataset_path`` and write the results under ``out`` (see the module doc).
+    the export at ``dataset_path`` with ``task`` and write the results under ``out`` (see
+    the module doc). ``judges`` are the judge backends of a judged task.
 
     ``backend_options`` go to the backends that take them (``base_url``, ``api_key_env``,
     ``concurrency``, ``rpm``, ``tpm``; ``cache_path`` picks the cache file).
@@ -267,13 +325,22 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     slugs = [model_slug(m) for m in models]
     if len(set(slugs)) != len(slugs):
         raise BuildError(f"models {', '.join(models)} map to the same folder name")
+    the_task = get_task(task)
+    if the_task.judged and len(judges) < the_task.min_judges:
+        raise BuildError(f"task {the_task.name} is graded by judges: give at least "
+                         f"{the_task.min_judges} with --judge (e.g. --judge openai:gpt-4o)")
+    if judges and not the_task.judged:
+        raise BuildError(f"task {the_task.name} is scored without judges; drop --judge")
+    if len(set(judges)) != len(judges):
+        raise BuildError("the same judge is given twice")
     shot_list = [shots] if isinstance(shots, int) else sorted(set(shots))
+    for s in shot_list:
+        the_task.check_shots(s)
     options = dict(backend_options or {})
     cache_path = Path(options.pop("cache_path", None) or Path(out) / "cache" /
                       "responses.sqlite")
     factory = backend_factory or _default_factory
     out = Path(out)
-    the_task = get_task(task)
     data = the_task.load(dataset_path)
     fingerprint = dict(data.fingerprint)
     dkey = _dataset_key(fingerprint)
@@ -289,54 +356,46 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
         from buildds.evaluate.cache import ResponseCache
 
         cache = ResponseCache(cache_path)
-    report = EvalReport(out=out, task=the_task.name)
+    report = EvalReport(out=out, task=the_task.name, headline=the_task.headline)
     model_manifest: list[dict[str, Any]] = []
-    progress = None
-    if not quiet:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeRemainingColumn(), transient=False)
-        progress.start()
+    judge_manifest: list[dict[str, Any]] = []
+    progress = _progress(quiet)
     try:
+        judge_backends = []
+        for spec in judges:
+            backend = _cached(factory(spec, **_options_for(spec, options)), cache)
+            judge_backends.append((spec, backend))
+            judge_manifest.append({"judge": spec, "settings": _scrub(backend.settings())})
         for spec, slug in zip(models, slugs, strict=True):
-            backend = _build_backend(spec, factory, options, scored_items, extra_train,
-                                     items_by_id)
-            if cache is not None and getattr(backend, "cacheable", False):
-                from buildds.evaluate.cache import CachedBackend
-
-                backend = CachedBackend(backend, cache)
+            backend = _cached(_build_backend(spec, factory, options, the_task, scored_items,
+                                             extra_train, items_by_id), cache)
             settings = _scrub(backend.settings())
             model_manifest.append({"model": spec, "slug": slug, "settings": settings})
             for s in shot_list:
                 items, requests = prepared[s]
-                advance = None
-                if progress is not None:
-                    pid = progress.add_task(f"{spec} {s}-shot", total=len(requests))
-                    advance = (lambda pid=pid: progress.advance(pid))
-                results = asyncio.run(_run_backend(backend, requests, advance))
+                results = _answer(backend, requests, progress, f"{spec} {s}-shot")
                 records = [the_task.sample_record(it, rq, rs)
                            for it, rq, rs in zip(items, requests, results, strict=True)]
                 run_dir = out / slug / f"{s}shot"
+                extra_files: dict[str, str] = {}
+                if the_task.judged:
+                    jrequests = the_task.judge_requests(items, records)
+                    verdicts = {jspec: _answer(jb, jrequests, progress,
+                                               f"judge {jspec} on {spec} {s}-shot")
+                                for jspec, jb in judge_backends}
+                    records, extra_files = the_task.apply_judgments(items, records, jrequests,
+                                                                    verdicts)
                 _write_samples(run_dir / "samples.jsonl", records)
+                for name, text in sorted(extra_files.items()):
+                    atomic_write_text(run_dir / name, text)
                 metrics = {"task": the_task.name, "model": spec, "slug": slug, "shots": s,
                            "limit": limit, "dataset_key": dkey, "seed": seed,
-                           **the_task.score(items, records, seed=seed), "backend": settings}
+                           **the_task.score(items, records, seed=seed), "backend": settings,
+                           **({"judges": list(judges)} if judges else {})}
                 atomic_write_text(run_dir / "metrics.json", _json(metrics))
                 report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings))
-                try:
-                    png = plot_confusion(metrics["confusion"], f"{spec} — {s}-shot")
-                except ImportError:
-                    png = None
-                if png is not None:
-                    atomic_write_bytes(run_dir / "confusion.png", png)
-                    report.plots.append(run_dir / "confusion.png")
+                report.plots += _write_plots(run_dir, lambda m=metrics, t=f"{spec} — {s}-shot":
+                                             the_task.run_plots(m, t))
     finally:
         if progress is not None:
             progress.stop()
@@ -347,37 +406,53 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     dataset_info = {"key": dkey, **{k: v for k, v in fingerprint.items() if k != "card"},
                     **({f"card_{k}": v for k, v in fingerprint.get("card", {}).items()})}
     report.leaderboard_md = out / "leaderboard.md"
-    atomic_write_text(report.leaderboard_md, render_leaderboard_md(
-        entries, title=f"{the_task.name.upper()}-QA leaderboard"
-        if the_task.name == "jbe" else f"{the_task.name} leaderboard",
-        dataset={"key": dkey, "limit": limit}))
+    atomic_write_text(report.leaderboard_md, the_task.render_leaderboard(
+        entries, dataset={"key": dkey, "limit": limit}))
     report.leaderboard_json = out / "leaderboard.json"
-    atomic_write_text(report.leaderboard_json, _json(leaderboard_json(
-        entries, task=the_task.name, dataset={**dataset_info, "limit": limit})))
-    try:
-        atomic_write_bytes(out / "subject_f1.png", plot_subject_f1(entries))
-        report.plots.insert(0, out / "subject_f1.png")
-        plots = True
-    except ImportError:
-        plots = False
+    atomic_write_text(report.leaderboard_json, _json(the_task.leaderboard_json(
+        entries, dataset={**dataset_info, "limit": limit})))
+    summary = _write_plots(out, lambda: the_task.summary_plots(entries))
+    report.plots[:0] = summary
     manifest = {
         "buildds": __version__,
         "task": the_task.name,
         "dataset": {"path": str(dataset_path), **dataset_info,
                     "scored_items": len(scored_items),
-                    "fewshot_ids": sorted(data.fewshot_ids)},
+                    "fewshot_ids": sorted(getattr(data, "fewshot_ids", ()))},
         "templates": the_task.template_hashes(),
         "models": model_manifest,
+        **({"judges": judge_manifest} if judge_manifest else {}),
         "shots": shot_list,
         "limit": limit,
         "seed": seed,
         "cache": str(cache_path) if use_cache else None,
-        "plots": plots,
+        "plots": _has_matplotlib(),
         "packages": _package_versions(),
     }
     report.manifest = out / "manifest.json"
     atomic_write_text(report.manifest, _json(manifest))
     return report
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _write_plots(folder: Path, make: Callable[[], Mapping[str, bytes]]) -> list[Path]:
+    """Write the PNGs ``make()`` returns (nothing when matplotlib is missing)."""
+    try:
+        pngs = make()
+    except ImportError:
+        return []
+    paths = []
+    for name, png in sorted(pngs.items()):
+        atomic_write_bytes(folder / name, png)
+        paths.append(folder / name)
+    return paths
 
 
 def _write_samples(path: Path, records: Sequence[SampleRecord]) -> None:

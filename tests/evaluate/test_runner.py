@@ -206,3 +206,51 @@ def test_eval_command_with_offline_baselines(sample_export: Path, tmp_path: Path
     res = CliRunner().invoke(eval_cmd, [str(sample_export), "--model", "nope:x", "--out",
                                         str(out), "-q"])
     assert res.exit_code != 0 and "unknown backend" in res.output
+
+
+# --------------------------------------------------------------------------- task protocol
+def test_oracle_answers_the_references(sample_export: Path, tmp_path: Path):
+    report = run_eval(sample_export, task="jbe", models=["oracle"], out=tmp_path / "o")
+    m = report.runs[0].metrics
+    assert (m["f1"], m["accuracy"], m["faithfulness"]) == (1.0, 1.0, 1.0)
+    assert "oracle" in report.summary_line()
+
+
+def test_judges_are_refused_for_a_task_scored_without_them(sample_export: Path, tmp_path: Path):
+    with pytest.raises(BuildError, match="without judges"):
+        run_eval(sample_export, task="jbe", models=["mock"], judges=["mock:ones"],
+                 out=tmp_path / "j")
+
+
+def test_shots_the_task_does_not_take_are_refused(sample_export: Path, tmp_path: Path):
+    with pytest.raises(BuildError, match="0 or 4 demonstrations"):
+        run_eval(sample_export, task="jbe", models=["mock"], shots=8, out=tmp_path / "s")
+
+
+def test_unknown_task_names_the_known_ones():
+    from buildds.evaluate.tasks import TASKS, get_task
+
+    with pytest.raises(BuildError, match="expected one of jbe"):
+        get_task("jbe-qa")
+    assert get_task("JBE").name == "jbe"
+    assert "appellate-review" in TASKS
+
+
+def test_baselines_get_the_task_fields_and_cross_fit_groups(sample_export: Path):
+    from buildds.evaluate.backends.baselines import TfidfBackend
+    from buildds.evaluate.runner import _build_backend, _default_factory
+    from buildds.evaluate.tasks import get_task
+
+    task = get_task("jbe")
+    data = task.load(sample_export)
+    items, _ = task.build_requests(data, 0)
+    backend = _build_backend("tfidf", _default_factory, {}, task, items,
+                             task.training_items(data), data.items_by_id)
+    assert all(isinstance(m, TfidfBackend) and m.text_field == "question"
+               for m in backend.models)
+    # statements of one question (year-subject-number) always share a fold
+    folds: dict[str, set[int]] = {}
+    for it in items:
+        folds.setdefault(task.group_of(it), set()).add(backend.fold_of[str(it["id"])])
+    assert all(len(f) == 1 for f in folds.values())
+    assert len({next(iter(f)) for f in folds.values()}) == backend.folds == 5

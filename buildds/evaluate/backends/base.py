@@ -18,6 +18,7 @@ per run (bad spec, missing dependency, missing file), when it is built.
     tfidf            char n-gram TF-IDF + logistic regression
     replay:<file>    answers saved earlier ({id, raw_output} JSONL), by sample id
     hf:<path>        a local transformers text-generation model
+    oracle           each item's reference answer (a judge's ceiling; the runner wires it)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ __all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "complete_boun
 #: called as each result arrives: ``on_result(index_in_input, result)``; may be async
 OnResult = Callable[[int, ChatResult], Awaitable[Any] | Any]
 
-BACKEND_KINDS = ("openai", "mock", "majority", "random", "tfidf", "replay", "hf")
+BACKEND_KINDS = ("openai", "mock", "majority", "random", "tfidf", "replay", "hf", "oracle")
 
 
 @runtime_checkable
@@ -159,6 +160,10 @@ def make_backend(spec: str, **options: Any) -> Backend:
         from buildds.evaluate.backends.replay import ReplayBackend
 
         return ReplayBackend(arg, **options)
+    if kind == "oracle":
+        from buildds.evaluate.backends.baselines import OracleBackend
+
+        return OracleBackend(**options)
     if kind == "hf":
         if not arg:
             raise BuildError(f"backend {spec!r}: give a model folder, e.g. hf:models/qwen")
@@ -167,5 +172,6 @@ def make_backend(spec: str, **options: Any) -> Backend:
         return HFBackend(arg, **options)
     raise BuildError(
         f"unknown backend {spec!r}: expected one of "
-        "openai:<model>, mock[:<mode>], majority, random:<seed>, tfidf, replay:<file>, hf:<path>"
+        "openai:<model>, mock[:<mode>], majority, random:<seed>, tfidf, replay:<file>, hf:<path>, "
+        "oracle"
     )

@@ -27,6 +27,7 @@ from buildds.schema.evaluation import ChatRequest, ChatResult
 __all__ = [
     "Baseline",
     "MajorityBackend",
+    "OracleBackend",
     "RandomBackend",
     "TfidfBackend",
     "format_label",
@@ -64,10 +65,13 @@ class Baseline(BackendBase):
         items_by_id: Mapping[str, Any] | None = None,
         train_items: Iterable[Any] | None = None,
         label_field: str = "answer",
+        text_field: str | Callable[[Any], str] = "question",
         concurrency: int = 64,
     ):
         self.items_by_id: Mapping[str, Any] = items_by_id or {}
         self.label_field = label_field
+        #: what a text model reads (tfidf); the others ignore it
+        self.text_field = text_field
         self.concurrency = concurrency
         self.n_train = 0
         self.fitted = False
@@ -178,12 +182,11 @@ class TfidfBackend(Baseline):
 
     name = "tfidf"
 
-    def __init__(self, *, text_field: str | Callable[[Any], str] = "question", **options: Any):
+    def __init__(self, **options: Any):
         try:
             import sklearn  # noqa: F401
         except ImportError:
             raise MissingDependency("scikit-learn", "baselines", hint="needed by the tfidf baseline")
-        self.text_field = text_field
         super().__init__(**options)
 
     def settings(self) -> dict[str, Any]:
@@ -244,3 +247,32 @@ class TfidfBackend(Baseline):
         if item is not None:
             return self.predict(item)
         return self._predict_text(last_user_message(request))
+
+
+class OracleBackend(BackendBase):
+    """Answers every item with its reference (``answer_of(item)``), looked up by sample id.
+
+    Scored like a model, it gives the ceiling of a metric — for an LLM judge, how far the
+    judge rates the reference itself (seed 000's "Oracle" row). Not cached: the answer
+    depends on the sample id, not on the prompt."""
+
+    name = "oracle"
+    cacheable = False
+
+    def __init__(self, *, answer_of: Callable[[Any], str] | None = None,
+                 items_by_id: Mapping[str, Any] | None = None, concurrency: int = 64):
+        if answer_of is None:
+            raise BuildError("the oracle backend needs the task's reference answers "
+                             "(use it through `buildds eval`)")
+        self.answer_of = answer_of
+        self.items_by_id: Mapping[str, Any] = items_by_id or {}
+        self.concurrency = concurrency
+
+    def settings(self) -> dict[str, Any]:
+        return {"backend": "oracle", "answers": "the reference of each item"}
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        item = self.items_by_id.get(request.sample_id or "")
+        if item is None:
+            return ChatResult(text=None, error=f"no item for sample id {request.sample_id!r}")
+        return ChatResult(text=self.answer_of(item), latency_s=0.0)

@@ -1,22 +1,44 @@
-"""Evaluation tasks: dataset + prompt + parser + scorer. :func:`get_task` by name."""
+"""Evaluation tasks: dataset + prompt + parser + scorer. :func:`get_task` by name.
+
+Each task lives in its own module and follows :class:`~buildds.evaluate.tasks.base.TaskBase`:
+
+* ``jbe`` — JBE-QA true/false statements (seed 001);
+* ``clause-classification`` / ``clause-revision`` — LegalRikai (seed 000);
+* ``appellate-review`` — AR-Bench detection, classification and correction (seed 003);
+* ``highbar`` — native-format tasks graded on binary lawyer criteria by two judges (seed 002).
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from buildds.errors import BuildError
 
 __all__ = ["TASKS", "get_task"]
 
+#: task name → "module:class" (imported on demand: a task's dependencies load only when used)
+_REGISTRY = {
+    "jbe": "buildds.evaluate.tasks.jbe:JbeTask",
+    "clause-classification": "buildds.evaluate.tasks.clause_classification:ClauseClassificationTask",
+    "clause-revision": "buildds.evaluate.tasks.clause_revision:ClauseRevisionTask",
+    "appellate-review": "buildds.evaluate.tasks.appellate_review:AppellateReviewTask",
+    "highbar": "buildds.evaluate.tasks.highbar:HighBarTask",
+}
+
 #: the task names ``buildds eval --task`` accepts
-TASKS = ("jbe",)
+TASKS = tuple(_REGISTRY)
 
 
-def get_task(name: str) -> Any:
-    """The task object for ``name`` (``jbe``)."""
-    key = name.strip().lower()
-    if key == "jbe":
-        from buildds.evaluate.tasks.jbe import JbeTask
+def get_task(name: str, **options: Any) -> Any:
+    """The task object for ``name`` (one of :data:`TASKS`; ``_`` may stand for ``-``).
 
-        return JbeTask()
-    raise BuildError(f"unknown task {name!r}: expected one of {', '.join(TASKS)}")
+    ``name:variant`` picks a variant of a task (``appellate-review:detection``): it is
+    passed to the task's constructor as ``variant=``, like the other ``options``."""
+    key, _, variant = name.strip().lower().replace("_", "-").partition(":")
+    if key not in _REGISTRY:
+        raise BuildError(f"unknown task {name!r}: expected one of {', '.join(TASKS)}")
+    if variant:
+        options = {**options, "variant": variant}
+    module, _, cls = _REGISTRY[key].partition(":")
+    return getattr(import_module(module), cls)(**options)

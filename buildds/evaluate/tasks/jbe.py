@@ -44,6 +44,7 @@ from buildds.evaluate.metrics import (
     bootstrap_binary,
     faithfulness,
 )
+from buildds.evaluate.tasks.base import TaskBase
 from buildds.pipeline import canonical_json, sha256_bytes, sha256_file
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
@@ -397,11 +398,12 @@ def score_jbe(items: Sequence[Mapping[str, Any]], records: Sequence[SampleRecord
 
 
 # --------------------------------------------------------------------------- task object
-class JbeTask:
+class JbeTask(TaskBase):
     """The JBE-QA task as the runner uses it."""
 
     name = NAME
     shots = SHOTS
+    headline = "f1"
 
     def load(self, path: str | Path) -> JbeData:
         return load_jbe_data(path)
@@ -424,6 +426,37 @@ class JbeTask:
     def training_items(self, data: JbeData) -> list[dict[str, Any]]:
         """What a baseline may learn from: the few-shot exemplars only (never scored items)."""
         return list(data.fewshot)
+
+    def baseline_options(self) -> dict[str, Any]:
+        return {"label_field": "answer", "text_field": "question"}
+
+    def group_of(self, item: Mapping[str, Any]) -> str:
+        """``令和７年-憲法-1-3`` → ``令和７年-憲法-1``: statements of one question share a fold."""
+        parts = str(item["id"]).split("-")
+        return "-".join(parts[:3]) if len(parts) >= 4 else str(item["id"])
+
+    def reference_answer(self, item: Mapping[str, Any]) -> str:
+        return "1" if _gold(item) else "0"
+
+    def title(self) -> str:
+        return "JBE-QA leaderboard"
+
+    def render_leaderboard(self, entries: Sequence[Mapping[str, Any]], *,
+                           dataset: Mapping[str, Any] | None = None) -> str:
+        from buildds.evaluate.report import render_leaderboard_md
+
+        return render_leaderboard_md(entries, title=self.title(), dataset=dataset)
+
+    def leaderboard_json(self, entries: Sequence[Mapping[str, Any]], *,
+                         dataset: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        from buildds.evaluate.report import leaderboard_json
+
+        return leaderboard_json(entries, task=self.name, dataset=dataset)
+
+    def summary_plots(self, entries: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
+        from buildds.evaluate.report import plot_subject_f1
+
+        return {"subject_f1.png": plot_subject_f1(entries)}
 
     @staticmethod
     def subjects(items: Iterable[Mapping[str, Any]]) -> list[str]:
