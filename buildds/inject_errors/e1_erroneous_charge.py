@@ -1,13 +1,27 @@
 """E1 erroneous conviction: the charge replaced by a confusable one (LegalAttack 相似罪名).
 
-Every mention of the charge in the judgment part and the reasoning becomes the confusable
-charge; with a corpus, the articles, term and fine come from a real single-charge case of that
-charge with the same sentencing factors (AR-Bench A.3), else only the name changes."""
+AR-Bench A.3: the charge becomes a confusable one, "with reasoning/articles/term/fine taken
+from a similar real case of that charge". With a corpus, a donor judgment convicted of the
+confusable charge alone is chosen (same sentencing factors first, then the closest term; ties
+broken by the seeded rng) and
+
+- the reasoning (本院认为… up to 判决如下) becomes the donor's, its defendant's name replaced by
+  ours (the donor's cited articles come with it);
+- in the judgment part, the charge, the term (and 有期徒刑/拘役/管制), the fine and any cited
+  article list become the donor's.
+
+Every change is a span edit on the original text (the reasoning edit is trimmed to the part that
+differs), so :func:`~buildds.inject_errors.base.undo_edits` restores the original exactly. Without
+a usable donor only the charge name changes (every mention, judgment part and reasoning), and
+the rationale records why (``donor_status``)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from buildds.inject_errors.base import (
     BaseInjector,
@@ -21,7 +35,8 @@ from buildds.inject_errors.base import (
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
 from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["ErroneousCharge", "article_list", "charge_mentions"]
+__all__ = ["DonorChoice", "ErroneousCharge", "adapt_reasoning", "article_list", "charge_mentions",
+           "choose_donor", "minimal_edit"]
 
 _LIST_SEP = re.compile(r"^\s*(?:[、，,和及]|以及)\s*$")
 _CONTINUATION = re.compile(r"(?:[、，,和及]|以及)第?[一二三四五六七八九十0-9]+款(?:第?[（(]?[一二三四五六七八九十0-9]+[)）]?项)?")
@@ -60,43 +75,176 @@ def article_list(text: str, refs: tuple[ArticleRef, ...]) -> tuple[int, int] | N
     return refs[0].span.start, end
 
 
+# --------------------------------------------------------------------------- donors
+def _factor_key(judgment: Judgment) -> frozenset[str]:
+    """The sentencing factors a donor should share: the factor kinds, plus 缓刑 (a suspended
+    sentence shapes the reasoning as much as a factor does)."""
+    kinds = {f.kind for f in judgment.factors}
+    if judgment.sentence.probation_months:
+        kinds.add("缓刑")
+    return frozenset(kinds)
+
+
+@dataclass(frozen=True)
+class DonorChoice:
+    """The chosen donor and how well it matches: the factors only one of the two cases has,
+    and the term difference in months (None when either has no term)."""
+
+    donor: Judgment
+    factor_diff: tuple[str, ...]
+    term_diff_months: int | None
+
+    def describe(self) -> dict[str, object]:
+        return {"same_factors": not self.factor_diff, "factor_diff": list(self.factor_diff),
+                "term_diff_months": self.term_diff_months}
+
+
+def _usable_donor(judgment: Judgment, donor: Judgment) -> bool:
+    """A donor we can take reasoning from: another case, one named defendant, a reasoning part
+    that names the defendant only in full (see :func:`_short_name_refs`)."""
+    return (donor.id != judgment.id and len(donor.defendants) == 1 and donor.reasoning_span is not None
+            and bool(donor.reasoning.strip()) and not _short_name_refs(donor))
+
+
+def _short_name_refs(donor: Judgment) -> bool:
+    """Whether the donor's surname shows outside its full name (彭等四人 for 彭某某): a short
+    reference the name substitution cannot see, so it would leak. Conservative: any other use
+    of the character counts."""
+    name = donor.defendants[0]
+    return bool(name) and name[0] in donor.reasoning.replace(name, "")
+
+
+def choose_donor(judgment: Judgment, candidates: Sequence[Judgment], rng: random.Random) -> DonorChoice | None:
+    """The donor among ``candidates`` (single-charge cases of the confusable charge): fewest
+    differing sentencing factors, then the closest term; the rng picks among equals (candidates
+    are ordered by id first, so the choice depends only on the seed). None when none is usable."""
+    mine = _factor_key(judgment)
+    months = judgment.sentence.months
+
+    def key(d: Judgment) -> tuple[int, int]:
+        term = abs(d.sentence.months - months) if months is not None and d.sentence.months is not None else 0
+        return len(mine ^ _factor_key(d)), term
+
+    usable = sorted((d for d in candidates if _usable_donor(judgment, d)), key=lambda d: d.id)
+    if not usable:
+        return None
+    best = min(key(d) for d in usable)
+    donor = rng.choice([d for d in usable if key(d) == best])
+    term_diff = best[1] if months is not None and donor.sentence.months is not None else None
+    return DonorChoice(donor, tuple(sorted(mine ^ _factor_key(donor))), term_diff)
+
+
+def adapt_reasoning(donor: Judgment, defendant: str) -> str:
+    """The donor's reasoning with its defendant's name replaced by ``defendant``. Raises
+    :class:`SkipInjection` (``donor_name_leak``) when the donor's name would still show."""
+    (name,) = donor.defendants
+    adapted = donor.reasoning.replace(name, defendant)
+    if name in adapted.replace(defendant, ""):
+        raise SkipInjection("donor_name_leak", f"the donor's defendant {name} still appears")
+    return adapted
+
+
+def minimal_edit(text: str, start: int, end: int, new: str) -> SpanEdit | None:
+    """The edit turning ``text[start:end]`` into ``new``, trimmed of the prefix and suffix the
+    two share (None when equal); offsets index ``text``."""
+    old = text[start:end]
+    if old == new:
+        return None
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    return SpanEdit(start=start + head, end=end - tail, old=old[head:len(old) - tail],
+                    new=new[head:len(new) - tail])
+
+
+# --------------------------------------------------------------------------- injector
 class ErroneousCharge(BaseInjector):
     error_type = "E1"
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
-        profile = ctx.profile
-        candidates = [c for c in profile.confusable.get(charge, ()) if c != charge]
-        names = {p.charge for p in profile.charges}
-        # only plain charge names the profile knows (the table also lists bracketed groups)
-        known = [c for c in candidates if c in names and not re.search(r"[\[\]［］]", c)]
-        if not known:
-            raise SkipInjection("no_confusable_charge", f"{charge} has no confusable charge in the profile")
-        target = rng.choice(known)
-        text = judgment.full_text
-        edits = [SpanEdit(start=s, end=e, old=text[s:e], new=target)
-                 for s, e in charge_mentions(judgment, charge, profile)]
+        known = self._confusable(charge, ctx.profile)
+        with_donor = [c for c in known if any(_usable_donor(judgment, d) for d in ctx.single_charge_cases(c))]
+        target = rng.choice(with_donor or known)
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
-        kinds = frozenset(f.kind for f in judgment.factors)
-        donors = [d for d in ctx.single_charge_cases(target)
-                  if d.id != judgment.id and frozenset(f.kind for f in d.factors) == kinds]
-        if donors:
-            donor = rng.choice(donors)
-            rationale["donor"] = donor.id
-            extra = self._from_donor(judgment, donor)
-            if not any(a.start < b.end and b.start < a.end for a in extra for b in edits):
-                edits += extra
+        name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
+        status, message = self._donor_unavailable(judgment, ctx, target)
+        if status is None:
+            choice = choose_donor(judgment, ctx.single_charge_cases(target), rng)
+            assert choice is not None
+            try:
+                edits = self._donor_edits(judgment, choice.donor, charge, target, ctx.profile)
+            except SkipInjection as why:
+                status, message = why.reason, why.message
+            else:
+                rationale.update(donor=choice.donor.id, donor_status="reasoning_replaced",
+                                 donor_dataset=choice.donor.dataset, donor_line=choice.donor.line,
+                                 donor_defendant=choice.donor.defendants[0],
+                                 donor_match=choice.describe(), donor_sentence=self._sentence(choice.donor))
                 gold.update(months=judgment.sentence.months, fine_yuan=judgment.sentence.fine_yuan,
                             articles=list(judgment.articles))
-                rationale["donor_sentence"] = {"kind": donor.sentence.kind, "months": donor.sentence.months,
-                                               "fine_yuan": donor.sentence.fine_yuan,
-                                               "articles": list(donor.articles)}
-        return Plan(edits, gold, rationale)
+                return Plan(edits, gold, rationale)
+        rationale.update(donor_status=status, donor_message=message)
+        return Plan(name_edits, gold, rationale)
 
     @staticmethod
-    def _from_donor(judgment: Judgment, donor: Judgment) -> list[SpanEdit]:
-        text = judgment.full_text
+    def _confusable(charge: str, profile: StatuteProfile) -> list[str]:
+        """The confusable charges the profile knows by their plain name (the table also lists
+        bracketed groups); skip ``no_confusable_charge`` when there are none."""
+        names = {p.charge for p in profile.charges}
+        known = [c for c in profile.confusable.get(charge, ())
+                 if c != charge and c in names and not re.search(r"[\[\]［］]", c)]
+        if not known:
+            raise SkipInjection("no_confusable_charge", f"{charge} has no confusable charge in the profile")
+        return known
+
+    @staticmethod
+    def _donor_unavailable(judgment: Judgment, ctx: InjectionContext, target: str) -> tuple[str | None, str]:
+        """Why no donor's reasoning can be used (a reason code and message), or (None, "")."""
+        if ctx.corpus is None:
+            return "no_corpus", "no corpus of judgments to take a similar case from"
+        if judgment.reasoning_span is None or len(judgment.defendants) != 1:
+            return "no_reasoning", "the judgment has no reasoning part or no single named defendant"
+        if not any(_usable_donor(judgment, d) for d in ctx.single_charge_cases(target)):
+            return "no_donor", f"no single-charge judgment of {target} with a reasoning part in the corpus"
+        return None, ""
+
+    @staticmethod
+    def _name_edits(judgment: Judgment, charge: str, target: str, profile: StatuteProfile, *,
+                    in_reasoning: bool) -> list[SpanEdit]:
+        """The charge name replaced by ``target`` (in the reasoning too, unless ``in_reasoning``
+        is False: the donor's reasoning replaces it whole)."""
+        text, rs = judgment.full_text, judgment.reasoning_span
+        spans = charge_mentions(judgment, charge, profile)
+        if not in_reasoning and rs is not None:
+            spans = [(s, e) for s, e in spans if not rs.start <= s < rs.end]
+        return [SpanEdit(start=s, end=e, old=text[s:e], new=target) for s, e in spans]
+
+    def _donor_edits(self, judgment: Judgment, donor: Judgment, charge: str, target: str,
+                     profile: StatuteProfile) -> list[SpanEdit]:
+        """The donor's reasoning (names adapted), then the charge, sentence and article list of
+        the judgment part; skip (``donor_overlap``) when the edits would collide."""
+        rs = judgment.reasoning_span
+        assert rs is not None
+        reasoning = minimal_edit(judgment.full_text, rs.start, rs.end,
+                                 adapt_reasoning(donor, judgment.defendants[0]))
+        edits = [reasoning] if reasoning is not None else []
+        outside = self._name_edits(judgment, charge, target, profile, in_reasoning=False)
+        outside += self._sentence_edits(judgment, donor)
+        outside += self._article_edit(judgment, donor, exclude=(rs.start, rs.end))
+        ordered = sorted(edits + outside, key=lambda e: (e.start, e.end))
+        if any(a.end > b.start for a, b in itertools.pairwise(ordered)):
+            raise SkipInjection("donor_overlap", "the donor's edits overlap the charge edits")
+        return ordered
+
+    @staticmethod
+    def _sentence_edits(judgment: Judgment, donor: Judgment) -> list[SpanEdit]:
+        """The donor's term (and custodial kind) and fine in place of ours."""
         s, d = judgment.sentence, donor.sentence
         out: list[SpanEdit] = []
         if s.term_span is not None and d.months:
@@ -108,9 +256,23 @@ class ErroneousCharge(BaseInjector):
         if s.fine_span is not None and d.fine_yuan:
             out.append(SpanEdit(start=s.fine_span.start, end=s.fine_span.end, old=s.fine_span.text,
                                 new=format_yuan_cn(d.fine_yuan, s.fine_span.text)))
+        return out
+
+    @staticmethod
+    def _article_edit(judgment: Judgment, donor: Judgment, *, exclude: tuple[int, int]) -> list[SpanEdit]:
+        """Our cited-article list replaced by the donor's, unless it lies in ``exclude`` (the
+        reasoning, which the donor's reasoning replaces with its own list)."""
+        text = judgment.full_text
         mine = article_list(text, judgment.article_refs)
         theirs = article_list(donor.full_text, donor.article_refs)
-        if mine is not None and theirs is not None:
-            out.append(SpanEdit(start=mine[0], end=mine[1], old=text[mine[0]:mine[1]],
-                                new=donor.full_text[theirs[0]:theirs[1]]))
-        return out
+        if mine is None or theirs is None or (exclude[0] <= mine[0] and mine[1] <= exclude[1]):
+            return []
+        if mine[0] < exclude[1] and exclude[0] < mine[1]:
+            return []  # straddles the reasoning border: leave it to the reasoning edit
+        return [SpanEdit(start=mine[0], end=mine[1], old=text[mine[0]:mine[1]],
+                         new=donor.full_text[theirs[0]:theirs[1]])]
+
+    @staticmethod
+    def _sentence(donor: Judgment) -> dict[str, object]:
+        d = donor.sentence
+        return {"kind": d.kind, "months": d.months, "fine_yuan": d.fine_yuan, "articles": list(donor.articles)}

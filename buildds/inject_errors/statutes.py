@@ -3,7 +3,9 @@
 PRC 刑法: :func:`parse_cn_criminal_law` splits the consolidated text into articles
 (第X条, 第X条之N) and paragraphs (款), reads each clause ``…的，处…`` into a tier, and
 :func:`build_cn_profile` names the charges from the LegalAttack charge table (charge →
-刑法第X条[之N][第N款]; JUREX's crime→article map fills the gaps) and adds the amount thresholds
+刑法第X条[之N][第N款]; JUREX's crime→article map fills the gaps; a provision without a penalty
+of its own follows 依照…的规定处罚 references, and a charge defined in one article takes the
+tiers of the article that punishes it by name, 对犯X罪的: :func:`charge_tiers`) and adds the amount thresholds
 stated in the judicial interpretations (``interp_*.md``). Japan 刑法: :func:`parse_jp_penal_code`
 reads ``…に処する`` 法定刑 in both the 拘禁刑 (2025) and the 懲役/禁錮 wording.
 
@@ -199,7 +201,8 @@ _PUNISH_RE = re.compile(r"处(?P<seg>[^，；。：]*)")
 
 
 def parse_cn_clauses(paragraph: str, *, paragraph_no: int | None = None) -> list[SentencingTier]:
-    """Each ``…的，处…[，并处…罚金]`` clause of a paragraph as a tier."""
+    """Each ``…的，处…[，并处…罚金]`` clause of a paragraph as a tier. A clause naming a
+    condition an earlier clause of the paragraph already named is a graver variant: ``other``."""
     tiers: list[SentencingTier] = []
     for clause in re.split(r"[；。]", paragraph):
         for m in _PUNISH_RE.finditer(clause):
@@ -210,6 +213,8 @@ def parse_cn_clauses(paragraph: str, *, paragraph_no: int | None = None) -> list
                 continue
             cond_text = clause[: m.start()].rstrip("，,")
             kind = classify_condition(cond_text, first=not tiers)
+            if kind != "base" and any(t.condition.kind == kind for t in tiers):
+                kind = "other"  # a graver variant of a named tier (数额特别巨大，并使…特别重大损失的)
             # a threshold the article itself states (销售金额五万元以上不满二十万元的): exact
             amount = _STATED_AMOUNT_RE.search(cond_text)
             low = cn_numeral(amount.group("lo")) if amount else None
@@ -249,17 +254,131 @@ def split_cn_articles(text: str) -> dict[tuple[int, int | None], list[str]]:
 
 
 def _article_tiers(paragraphs: list[str], only: int | None = None) -> list[SentencingTier]:
+    """The tiers an article states itself (paragraph ``only``, else all). With ``only``, a
+    paragraph without clauses of its own that says 依照前款 takes the previous paragraph's."""
     tiers: list[SentencingTier] = []
     for i, para in enumerate(paragraphs, start=1):
         if only is not None and i != only:
             continue
-        if para.startswith(("单位犯", "有前款行为，同时构成")):
+        if para.startswith(_NOT_A_CHARGE_PARAGRAPH):
             continue
         found = parse_cn_clauses(para, paragraph_no=i)
         if not found and only is not None and "依照前款" in para and i > 1:
             found = parse_cn_clauses(paragraphs[i - 2], paragraph_no=i - 1)
         tiers.extend(found)
     return tiers
+
+
+# --- provisions that punish by reference ------------------------------------------------------
+# A provision may state no penalty of its own and refer to another for it: 依照本法第三百八十三条的
+# 规定处罚 (受贿), 依照第一款的规定处罚, 依照前款的规定从重处罚; and a charge may be defined in one
+# article (第三百八十二条 …是贪污罪) and punished in another (第三百八十三条 对犯贪污罪的，…).
+
+Provision = tuple[int, int | None, int | None]  # (article, 之N, 款 or None for the whole article)
+_NOT_A_CHARGE_PARAGRAPH = ("单位犯", "有前款行为，同时构成")
+_CN_N = "[零一二三四五六七八九十百千]+"
+_PENALTY_REF_RE = re.compile(r"依照(?P<body>[^，；。：]*?)的?规定(?:从重|从轻|酌情)?(?:定罪)?(?:从重)?处罚")
+_REF_TOKEN_RE = re.compile(
+    rf"第(?P<art>{_CN_N})条(?:之(?P<sub>{_CN_N}))?(?:第(?P<para1>{_CN_N})款)?"
+    rf"|第(?P<para2>{_CN_N})款|前(?P<back>两|三)?款")
+_PUNISHES_CHARGE_RE = re.compile(r"^对犯(?P<name>[^，；。前本第各][^，；。]{0,29}?)罪的，")
+_MAX_REF_DEPTH = 4
+
+
+def penalty_refs(paragraph: str, article: int, sub: int | None, paragraph_no: int) -> list[Provision]:
+    """The provisions whose penalty ``paragraph`` (paragraph ``paragraph_no`` of article
+    ``article``之``sub``) applies: 依照[本法]第X条[之N][第Y款]、…的规定[定罪][从重]处罚,
+    依照第Y款 / 前款 / 前两款的规定处罚. References to 各该条, 数罪并罚 or 处罚较重的规定 name no
+    provision and give nothing."""
+    out: list[Provision] = []
+    for m in _PENALTY_REF_RE.finditer(paragraph):
+        body = m.group("body")
+        if "各" in body:
+            continue
+        cited = (article, sub)  # a bare 第Y款 belongs to the article cited before it, else ours
+        for t in _REF_TOKEN_RE.finditer(body):
+            if t.group("art"):
+                para = t.group("para1")
+                cited = (cn_numeral(t.group("art")), cn_numeral(t.group("sub")) if t.group("sub") else None)
+                out.append((*cited, cn_numeral(para) if para else None))
+            elif t.group("para2"):
+                out.append((*cited, cn_numeral(t.group("para2"))))
+            else:
+                back = {"两": 2, "三": 3}.get(t.group("back") or "", 1)
+                out.extend((article, sub, paragraph_no - k) for k in range(back, 0, -1) if paragraph_no - k >= 1)
+    return list(dict.fromkeys(out))
+
+
+def provision_tiers(articles: dict[tuple[int, int | None], list[str]], provision: Provision,
+                    _seen: frozenset[Provision] = frozenset()) -> list[SentencingTier]:
+    """The tiers of ``provision`` (article, 之N, 款 or None): its own clauses, else those of
+    the provisions it refers to for its penalty (followed recursively, without cycles). A whole
+    article follows references only when none of its paragraphs states a penalty itself."""
+    num, sub, para = provision
+    paras = articles.get((num, sub))
+    if not paras or provision in _seen or len(_seen) > _MAX_REF_DEPTH:
+        return []
+    seen = _seen | {provision}
+    if para is not None:
+        if not 1 <= para <= len(paras) or paras[para - 1].startswith(_NOT_A_CHARGE_PARAGRAPH):
+            return []
+        own = parse_cn_clauses(paras[para - 1], paragraph_no=para)
+        return own or _referred_tiers(articles, paras[para - 1], num, sub, para, seen)
+    own = _article_tiers(paras)
+    if own:
+        return own
+    out: list[SentencingTier] = []
+    for i, text in enumerate(paras, start=1):
+        if not text.startswith(_NOT_A_CHARGE_PARAGRAPH):
+            out.extend(_referred_tiers(articles, text, num, sub, i, seen))
+    return out
+
+
+def _referred_tiers(articles: dict[tuple[int, int | None], list[str]], paragraph: str, num: int,
+                    sub: int | None, para: int, seen: frozenset[Provision]) -> list[SentencingTier]:
+    out: list[SentencingTier] = []
+    for ref in penalty_refs(paragraph, num, sub, para):
+        out.extend(provision_tiers(articles, ref, seen))
+    return out
+
+
+def punishing_provisions(articles: dict[tuple[int, int | None], list[str]]) -> dict[str, Provision]:
+    """Charge (without 罪) → the paragraph that punishes it by name: 对犯贪污罪的，根据情节轻重，
+    分别依照下列规定处罚 (第三百八十三条), 对犯行贿罪的，处… (第三百九十条)."""
+    out: dict[str, Provision] = {}
+    for (num, sub), paras in articles.items():
+        for i, para in enumerate(paras, start=1):
+            if m := _PUNISHES_CHARGE_RE.match(para):
+                out.setdefault(m.group("name"), (num, sub, i))
+    return out
+
+
+_NAME_MATCH_MIN = 0.8
+
+
+def _lcs(a: str, b: str) -> int:
+    """Length of the longest common subsequence of ``a`` and ``b``."""
+    row = [0] * (len(b) + 1)
+    for ch in a:
+        prev = 0
+        for j, other in enumerate(b, start=1):
+            prev, row[j] = row[j], prev + 1 if ch == other else max(row[j], row[j - 1])
+    return row[-1]
+
+
+def named_paragraph(paragraphs: list[str], charge: str) -> int | None:
+    """The 1-based paragraph of an article that describes ``charge`` best: the characters of the
+    name (、 and brackets ignored) found in order in it, at least 80% of them, and strictly more
+    than in any other paragraph; None otherwise. For 款 numbers that amendments shifted
+    (the LegalAttack table's 协助组织卖淫 = 第三百五十八条第三款 is the fourth paragraph now)."""
+    name = re.sub(r"[、\[\]（）]", "", charge)
+    if not name:
+        return None
+    scores = [_lcs(name, p) for p in paragraphs]
+    best = max(scores, default=0)
+    if best < _NAME_MATCH_MIN * len(name) or scores.count(best) > 1:
+        return None
+    return scores.index(best) + 1
 
 
 def _charge_fine(tiers: list[SentencingTier]) -> FineRule:
@@ -294,27 +413,53 @@ def parse_cn_criminal_law(
                 out.append(ChargeProfile(charge=label, article=num, article_sub=sub, tiers=tuple(tiers),
                                          fine=_charge_fine(tiers), text="\n".join(paras)))
         return out
+    punishing = punishing_provisions(articles)
     for charge, refs in charges.items():
-        tiers = []
-        texts: list[str] = []
-        for num, sub, para in refs:
-            found_paras = articles.get((num, sub))
-            if not found_paras:
-                continue
-            paras = found_paras
-            found = _article_tiers(paras, para)
-            if tiers:  # a later article's opening clause is a graver tier of this charge, not its base
-                found = [t.model_copy(update={"condition": t.condition.model_copy(update={
-                    "kind": classify_condition(t.condition.text, first=False)})})
-                    if t.condition.kind == "base" else t for t in found]
-            tiers.extend(found)
-            texts.append(paras[para - 1] if para and para <= len(paras) else "\n".join(paras))
+        tiers, texts, (num, sub, para) = charge_tiers(articles, charge, refs, punishing)
         if not tiers:
             continue
-        num, sub, para = refs[0]
         out.append(ChargeProfile(charge=charge, article=num, article_sub=sub, paragraph=para,
                                  tiers=tuple(tiers), fine=_charge_fine(tiers), text="\n".join(texts)))
     return out
+
+
+def charge_tiers(articles: dict[tuple[int, int | None], list[str]], charge: str,
+                 refs: list[Provision], punishing: dict[str, Provision] | None = None,
+                 ) -> tuple[list[SentencingTier], list[str], Provision]:
+    """The tiers of ``charge`` placed at ``refs``, the provision texts they come from, and the
+    charge's own provision (the first reference, its 款 corrected by the name when needed).
+
+    Per reference: the provision's own clauses, else the provisions it refers to for its penalty
+    (:func:`provision_tiers`), else — for a cited 款 that states no penalty — the paragraph of the
+    same article the charge name describes (:func:`named_paragraph`). A charge still without
+    tiers takes them from the paragraph that punishes it by name (:func:`punishing_provisions`:
+    贪污 is defined in 第三百八十二条 and punished in 第三百八十三条)."""
+    tiers: list[SentencingTier] = []
+    texts: list[str] = []
+    placed = list(refs)
+    for k, (num, sub, para) in enumerate(refs):
+        paras = articles.get((num, sub))
+        if not paras:
+            continue
+        found = provision_tiers(articles, (num, sub, para))
+        if not found and para is not None and (named := named_paragraph(paras, charge)) is not None:
+            found, para = provision_tiers(articles, (num, sub, named)), named
+            placed[k] = (num, sub, named)
+        if tiers:  # a later article's opening clause is a graver tier of this charge, not its base
+            found = [_not_base(t) for t in found]
+        tiers.extend(found)
+        texts.append(paras[para - 1] if para and para <= len(paras) else "\n".join(paras))
+    if not tiers and punishing and (where := punishing.get(charge)) is not None:
+        tiers = provision_tiers(articles, where)
+        texts.append(articles[where[:2]][where[2] - 1] if where[2] else "")
+    return tiers, texts, placed[0]
+
+
+def _not_base(tier: SentencingTier) -> SentencingTier:
+    if tier.condition.kind != "base":
+        return tier
+    kind = classify_condition(tier.condition.text, first=False)
+    return tier.model_copy(update={"condition": tier.condition.model_copy(update={"kind": kind})})
 
 
 _THRESHOLD_RE = re.compile(

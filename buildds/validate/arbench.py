@@ -10,7 +10,9 @@
     ambiguous tier: inside the adjacent tier's range and outside the judged one);
   - ``E5_inside_range`` / ``E6_inside_range``: the fine of the row's judgment lies outside
     the fixed range / ratio × amount of the rule the rationale names (charge or tier);
-  - ``E1_not_confusable``: the substituted charge is in the confusable table of the gold one;
+  - ``E1_not_confusable``: the substituted charge is in the confusable table of the gold one,
+    and a donor's defendant name (rationale ``donor_defendant``) does not leak into the
+    anomalous reasoning;
   - ``edits_roundtrip``: with the injected records, ``apply_edits(original, edits)`` is the
     anomalous text, undoing gives the original, and the row holds the record's parts.
 
@@ -260,6 +262,9 @@ def _check_e1(row: Mapping[str, Any], rat: Mapping[str, Any], gold: Mapping[str,
         return f"{target} is not in the confusable table of {charge}"
     if target not in row["judgment"]:
         return f"{target} does not appear in the anomalous judgment"
+    donor_name = rat.get("donor_defendant")
+    if donor_name and donor_name in row["anomalous_reasoning"] and donor_name not in row["reasoning"]:
+        return f"the donor's defendant {donor_name} appears in the anomalous reasoning"
     return None
 
 

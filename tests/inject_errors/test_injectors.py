@@ -191,6 +191,81 @@ def test_e1_skips() -> None:
     skipped("E1", two, "multi_charge")
 
 
+def donor_case(*, name: str = "李四", term: str = "一年", factor: str = CONFESS, fine: str = "，并处罚金人民币五千元",
+               rid: str = "d") -> Judgment:
+    """A single-charge 抢夺 judgment of defendant ``name`` (a donor for E1 on theft)."""
+    j = theft(charge="抢夺", article="二百六十七", term=term, factor=factor, fine=fine, rid=rid)
+    renamed = {part: getattr(j, part).replace("张三", name) for part in ("facts", "reasoning", "judgment")}
+    if name == "张三":
+        return j
+    return make_judgment(renamed["facts"], renamed["reasoning"], renamed["judgment"], rid).model_copy(
+        update={"defendants": (name,)})
+
+
+def test_e1_takes_the_donors_reasoning_with_our_defendant() -> None:
+    j = theft()
+    donor = donor_case(name="李四")
+    out = injected("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=[j, donor]))
+    assert out.reasoning == donor.reasoning.replace("李四", "张三")
+    assert "李四" not in out.anomalous_text
+    assert out.judgment == "判决如下：被告人张三犯抢夺罪，判处有期徒刑一年，并处罚金人民币五千元。"
+    assert out.facts == j.facts
+    assert (out.rationale["donor"], out.rationale["donor_status"], out.rationale["donor_defendant"]) == (
+        "d", "reasoning_replaced", "李四")
+    assert out.rationale["donor_match"] == {"same_factors": True, "factor_diff": [], "term_diff_months": 4}
+    assert apply_edits(j.full_text, out.edits) == out.anomalous_text
+    # every edit is local: the reasoning edit is trimmed to what differs (本院认为，被告人张三… kept)
+    rs = j.reasoning_span
+    assert rs is not None
+    assert all(rs.start < e.start and e.end <= rs.end for e in out.edits if e.start < rs.end)
+
+
+@pytest.mark.parametrize(("donors", "chosen"), [
+    # same sentencing factors beat a closer term
+    ([("a", "八个月", RECIDIVIST), ("b", "二年", CONFESS)], "b"),
+    # among the same factors, the closest term
+    ([("a", "二年", CONFESS), ("b", "十个月", CONFESS), ("c", "三年", CONFESS)], "b"),
+    # no donor shares the factors: the fewest differing, then the closest term
+    ([("a", "九个月", RECIDIVIST + CONFESS), ("b", "二年", RECIDIVIST)], "a"),
+])
+def test_e1_donor_preference(donors: list[tuple[str, str, str]], chosen: str) -> None:
+    j = theft()
+    corpus = [j] + [donor_case(name=f"王{rid}", term=term, factor=factor, rid=rid) for rid, term, factor in donors]
+    for seed in range(4):
+        out = injected("E1", j, seed, ctx=InjectionContext(profile=PROFILE, corpus=corpus))
+        assert out.rationale["donor"] == chosen
+
+
+@pytest.mark.parametrize(("corpus", "status"), [
+    (None, "no_corpus"),
+    ([], "no_donor"),
+    # a donor naming its defendant by surname alone (王等二人) would leak: not used
+    (["surname"], "no_donor"),
+])
+def test_e1_without_donor_records_why(corpus: list[str] | None, status: str) -> None:
+    j = theft()
+    docs: list[Judgment] | None = None
+    if corpus is not None:
+        docs = [j]
+        if corpus:
+            d = donor_case(name="王五", factor="被告人王五到案后如实供述，王等二人均认罪。")
+            docs.append(d)
+    out = injected("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=docs))
+    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪")
+    assert out.rationale["donor"] is None and out.rationale["donor_status"] == status
+    assert out.rationale["donor_message"]
+
+
+def test_e1_with_donor_is_deterministic_and_undoable() -> None:
+    j = theft()
+    corpus = [j] + [donor_case(name=f"赵{i}", term=f"{t}个月", rid=f"d{i}") for i, t in enumerate("七九十")]
+    ctx = InjectionContext(profile=PROFILE, corpus=corpus)
+    for seed in range(5):
+        a, b = injected("E1", j, seed, ctx), injected("E1", j, seed, ctx)
+        assert a == b
+        assert undo_edits(a.anomalous_text, a.edits) == j.full_text
+
+
 # --------------------------------------------------------------------------- E2
 def test_e2_omits_the_other_charge() -> None:
     j = make_judgment(FACTS.format(amount=5000), "本院认为，被告人张三构成盗窃罪、抢夺罪，应数罪并罚。",
@@ -336,6 +411,9 @@ def test_judge_integration(cn_profile: StatuteProfile) -> None:
         if d.error_type == "E1":
             pair = d.rationale["confusable_pair"]
             assert pair[1] in cn_profile.confusable[pair[0]]  # type: ignore[index]
+            donor = d.rationale.get("donor_defendant")
+            if donor:  # the donor's reasoning, with our defendant's name
+                assert donor not in d.reasoning or donor in j.reasoning
         elif d.error_type == "E3":
             new = parse_months(d.anomalous_text[d.edits[0].start:d.edits[0].start + len(d.edits[0].new)])
             lo, hi = d.rationale["range_months"]  # type: ignore[misc]

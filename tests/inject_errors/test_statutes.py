@@ -387,3 +387,96 @@ def _has(profile: StatuteProfile, name: str) -> bool:
         return True
     except KeyError:
         return False
+
+
+# --- charges punished by reference (real law text) -----------------------------------------------
+
+_TIERS_383 = [
+    ("数额较大", [("有期徒刑", 6, 36), ("拘役", 1, 6)]),
+    ("数额巨大", [("有期徒刑", 36, 120)]),
+    ("数额特别巨大", [("有期徒刑", 120, 180), ("无期徒刑", None, None)]),
+    ("other", [("无期徒刑", None, None), ("死刑", None, None)]),
+]
+
+
+@pytest.mark.parametrize(("charge", "article", "paragraph", "tiers"), [
+    # defined in 第三百八十二条, punished by name in 第三百八十三条 (对犯贪污罪的，…分别依照下列规定处罚)
+    ("贪污", 382, None, _TIERS_383),
+    # defined in 第三百八十五条; 第三百八十六条: 依照本法第三百八十三条的规定处罚
+    ("受贿", 385, None, _TIERS_383),
+    # defined in 第三百八十九条; 第三百九十条: 对犯行贿罪的，处…
+    ("行贿", 389, None, [("base", [("有期徒刑", 6, 36), ("拘役", 1, 6)]), ("情节严重", [("有期徒刑", 36, 120)]),
+                         ("情节特别严重", [("有期徒刑", 120, 180), ("无期徒刑", None, None)])]),
+    # the table's 第三款 is the fourth paragraph since 刑法修正案（九）: found by the charge name
+    ("协助组织卖淫", 358, 4, [("base", [("有期徒刑", 6, 60)]), ("情节严重", [("有期徒刑", 60, 120)])]),
+    # 依照第一款 / 第二款的规定处罚
+    ("非法出售发票", 209, 4, [("base", [("有期徒刑", 6, 24), ("拘役", 1, 6), ("管制", 3, 24)]),
+                              ("情节严重", [("有期徒刑", 24, 84)])]),
+    ("非法出售、提供试题、答案", 284, 3, [("base", [("有期徒刑", 6, 36), ("拘役", 1, 6)]),
+                                         ("情节严重", [("有期徒刑", 36, 84)])]),
+    # 依照前款规定处罚 (no 的)
+    ("[窃取、收买、非法提供]信用卡信息", 177, 2, [("base", [("有期徒刑", 6, 36), ("拘役", 1, 6)]),
+                                                  ("情节严重", [("有期徒刑", 36, 120)])]),
+])
+def test_cn_charges_punished_by_reference(cn_profile: StatuteProfile, charge: str, article: int,
+                                          paragraph: int | None, tiers: list) -> None:  # type: ignore[type-arg]
+    cp = cn_profile.charge(charge)
+    assert (cp.article, cp.paragraph) == (article, paragraph)
+    assert [(t.condition.kind, [(p.kind, p.min_months, p.max_months) for p in t.penalties]) for t in cp.tiers] == tiers
+
+
+def test_cn_corruption_thresholds_are_not_invented(cn_profile: StatuteProfile) -> None:
+    """The 贪污贿赂 interpretation (2016) is not among the provided files: no amounts."""
+    assert all(t.condition.amount_min_yuan is None for c in ("贪污", "受贿") for t in cn_profile.charge(c).tiers)
+    assert cn_profile.charge("受贿").fine.kind == "mandatory_unspecified"
+    bribery = cn_profile.charge("受贿")
+    assert "是受贿罪" in bribery.text and "对犯受贿罪的" in bribery.text  # 第三百八十五条 + 第三百八十六条
+    assert bribery.tiers[0].text.startswith("对犯贪污罪的") and "贪污数额较大" in bribery.tiers[0].text
+
+
+@pytest.mark.parametrize(("paragraph", "article", "sub", "no", "refs"), [
+    ("对犯受贿罪的，根据受贿所得数额及情节，依照本法第三百八十三条的规定处罚。索贿的从重处罚。", 386, None, 1,
+     [(383, None, None)]),
+    ("非法出售第三款规定以外的其他发票的，依照第二款的规定处罚。", 209, None, 4, [(209, None, 2)]),
+    ("组织、强迫未成年人卖淫的，依照前款的规定从重处罚。", 358, None, 2, [(358, None, 1)]),
+    ("窃取、收买或者非法提供他人信用卡信息资料的，依照前款规定处罚。", 177, 1, 2, [(177, 1, 1)]),
+    ("单位犯前两款罪的，对单位判处罚金，并对其直接负责的主管人员和其他直接责任人员，依照前两款的规定处罚。",
+     152, None, 3, [(152, None, 1), (152, None, 2)]),
+    ("…依照本法第一百五十二条第二款、第三款的规定定罪处罚。", 155, None, 1, [(152, None, 2), (152, None, 3)]),
+    ("犯前两款罪，并有杀害、伤害、强奸、绑架等犯罪行为的，依照数罪并罚的规定处罚。", 358, None, 3, []),
+    ("对单位判处罚金，并对其直接负责的主管人员和其他直接责任人员，依照本节各该条的规定处罚。", 346, None, 1, []),
+])
+def test_penalty_refs(paragraph: str, article: int, sub: int | None, no: int, refs: list) -> None:  # type: ignore[type-arg]
+    from buildds.inject_errors.statutes import penalty_refs
+
+    assert penalty_refs(paragraph, article, sub, no) == refs
+
+
+@pytest.mark.parametrize(("charge", "paragraphs", "expected"), [
+    ("协助组织卖淫", ["组织、强迫他人卖淫的，处…", "组织、强迫未成年人卖淫的，依照前款", "犯前两款罪，并有…",
+                      "为组织卖淫的人招募、运送人员或者有其他协助组织他人卖淫行为的，处…"], 4),
+    ("走私废物", ["以牟利或者传播为目的，走私淫秽的…物品的", "逃避海关监管将境外固体废物…运输进境"], None),
+])
+def test_named_paragraph(charge: str, paragraphs: list[str], expected: int | None) -> None:
+    from buildds.inject_errors.statutes import named_paragraph
+
+    assert named_paragraph(paragraphs, charge) == expected
+
+
+def test_judge_charges_resolve_with_tiers(cn_profile: StatuteProfile) -> None:
+    """受贿/贪污/协助组织卖淫 now resolve (measured: 466/468 = 99.6%, was 460/468 = 98.3%);
+    every resolved JuDGE charge has tiers."""
+    from buildds.extract.judgments import load_judge
+
+    path = shared_path("realdata", "judgments", "judge-benchmark", "test.json")
+    names = [c for j in load_judge(path, rejects=[]) for c in j.charges]
+    tiered = 0
+    for name in names:
+        try:
+            tiered += bool(resolve_charge(cn_profile, name).tiers)
+        except KeyError:
+            pass
+    print(f"JuDGE charges resolved with tiers: {tiered}/{len(names)}")
+    assert tiered / len(names) >= 0.99
+    for name in ("受贿", "贪污", "行贿", "协助组织卖淫"):
+        assert resolve_charge(cn_profile, name).tiers
