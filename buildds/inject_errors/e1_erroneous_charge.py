@@ -1,9 +1,11 @@
 """E1 erroneous conviction: the charge replaced by a confusable one (LegalAttack 相似罪名).
 
 AR-Bench A.3: the charge becomes a confusable one, "with reasoning/articles/term/fine taken
-from a similar real case of that charge". With a corpus, a donor judgment convicted of the
-confusable charge alone is chosen (same sentencing factors first, then the closest term; ties
-broken by the seeded rng) and
+from a similar real case of that charge" — similar meaning the same sentencing factors (issue
+5: "a similar real case (same factors) of that charge when one exists"). With a corpus, a donor
+judgment convicted of the confusable charge alone and with the same sentencing factors (the
+factor kinds and 缓刑) is chosen — the closest term among them, ties broken by the seeded rng —
+and
 
 - the reasoning (本院认为… up to 判决如下) becomes the donor's, its defendant's name replaced by
   ours (the donor's cited articles come with it);
@@ -12,8 +14,11 @@ broken by the seeded rng) and
 
 Every change is a span edit on the original text (the reasoning edit is trimmed to the part that
 differs), so :func:`~buildds.inject_errors.base.undo_edits` restores the original exactly. Without
-a usable donor only the charge name changes (every mention, judgment part and reasoning), and
-the rationale records why (``donor_status``)."""
+a usable donor with the same factors only the charge name changes (every mention, judgment part
+and reasoning), and the rationale records why (``donor_status``: ``no_corpus``,
+``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
+``donor_name_leak``). A donor whose factors differ is never used: its reasoning would weigh
+factors the facts do not show."""
 
 from __future__ import annotations
 
@@ -114,10 +119,16 @@ def _short_name_refs(donor: Judgment) -> bool:
     return bool(name) and name[0] in donor.reasoning.replace(name, "")
 
 
+def _similar_donor(judgment: Judgment, donor: Judgment) -> bool:
+    """A usable donor with the same sentencing factors."""
+    return _usable_donor(judgment, donor) and _factor_key(donor) == _factor_key(judgment)
+
+
 def choose_donor(judgment: Judgment, candidates: Sequence[Judgment], rng: random.Random) -> DonorChoice | None:
-    """The donor among ``candidates`` (single-charge cases of the confusable charge): fewest
-    differing sentencing factors, then the closest term; the rng picks among equals (candidates
-    are ordered by id first, so the choice depends only on the seed). None when none is usable."""
+    """The donor among ``candidates`` (single-charge cases of the confusable charge): a usable
+    case with the same sentencing factors, the closest term first; the rng picks among equals
+    (candidates are ordered by id first, so the choice depends only on the seed). None when
+    there is no such case."""
     mine = _factor_key(judgment)
     months = judgment.sentence.months
 
@@ -125,7 +136,7 @@ def choose_donor(judgment: Judgment, candidates: Sequence[Judgment], rng: random
         term = abs(d.sentence.months - months) if months is not None and d.sentence.months is not None else 0
         return len(mine ^ _factor_key(d)), term
 
-    usable = sorted((d for d in candidates if _usable_donor(judgment, d)), key=lambda d: d.id)
+    usable = sorted((d for d in candidates if _similar_donor(judgment, d)), key=lambda d: d.id)
     if not usable:
         return None
     best = min(key(d) for d in usable)
@@ -168,7 +179,7 @@ class ErroneousCharge(BaseInjector):
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
         known = self._confusable(charge, ctx.profile)
-        with_donor = [c for c in known if any(_usable_donor(judgment, d) for d in ctx.single_charge_cases(c))]
+        with_donor = [c for c in known if any(_similar_donor(judgment, d) for d in ctx.single_charge_cases(c))]
         target = rng.choice(with_donor or known)
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
@@ -210,8 +221,12 @@ class ErroneousCharge(BaseInjector):
             return "no_corpus", "no corpus of judgments to take a similar case from"
         if judgment.reasoning_span is None or len(judgment.defendants) != 1:
             return "no_reasoning", "the judgment has no reasoning part or no single named defendant"
-        if not any(_usable_donor(judgment, d) for d in ctx.single_charge_cases(target)):
+        cases = ctx.single_charge_cases(target)
+        if not any(_usable_donor(judgment, d) for d in cases):
             return "no_donor", f"no single-charge judgment of {target} with a reasoning part in the corpus"
+        if not any(_similar_donor(judgment, d) for d in cases):
+            return ("no_donor_same_factors", f"no judgment of {target} in the corpus has the same "
+                    f"sentencing factors ({', '.join(sorted(_factor_key(judgment))) or 'none'})")
         return None, ""
 
     @staticmethod

@@ -225,15 +225,18 @@ def test_e1_takes_the_donors_reasoning_with_our_defendant() -> None:
     ([("a", "八个月", RECIDIVIST), ("b", "二年", CONFESS)], "b"),
     # among the same factors, the closest term
     ([("a", "二年", CONFESS), ("b", "十个月", CONFESS), ("c", "三年", CONFESS)], "b"),
-    # no donor shares the factors: the fewest differing, then the closest term
-    ([("a", "九个月", RECIDIVIST + CONFESS), ("b", "二年", RECIDIVIST)], "a"),
+    # no donor shares the factors: none is used (its reasoning would weigh other factors)
+    ([("a", "九个月", RECIDIVIST + CONFESS), ("b", "二年", RECIDIVIST)], None),
 ])
-def test_e1_donor_preference(donors: list[tuple[str, str, str]], chosen: str) -> None:
+def test_e1_donor_preference(donors: list[tuple[str, str, str]], chosen: str | None) -> None:
     j = theft()
     corpus = [j] + [donor_case(name=f"王{rid}", term=term, factor=factor, rid=rid) for rid, term, factor in donors]
     for seed in range(4):
         out = injected("E1", j, seed, ctx=InjectionContext(profile=PROFILE, corpus=corpus))
         assert out.rationale["donor"] == chosen
+        if chosen is None:
+            assert out.rationale["donor_status"] == "no_donor_same_factors"
+            assert apply_edits(j.full_text, out.edits) == out.anomalous_text
 
 
 @pytest.mark.parametrize(("corpus", "status"), [
