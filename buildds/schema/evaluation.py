@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from buildds.schema.core import Frozen
 
-__all__ = ["ChatMessage", "ChatRequest", "ChatResult", "SampleRecord"]
+__all__ = ["Attachment", "ChatMessage", "ChatRequest", "ChatResult", "SampleRecord"]
 
 
 class ChatMessage(Frozen):
@@ -21,8 +21,23 @@ class ChatMessage(Frozen):
     content: str
 
 
+class Attachment(Frozen):
+    """An original file handed to backends that accept files (highbar: a task's source
+    document in its native format). The cache key holds its name, hash and media type, never
+    its ``path`` (the same file elsewhere is the same request)."""
+
+    name: str
+    sha256: str
+    media_type: str
+    #: where to read the bytes (not serialised, so not part of the cache key)
+    path: str = Field(default="", exclude=True)
+
+
 class ChatRequest(Frozen):
-    """One request, complete: it is the cache key (with the backend and model)."""
+    """One request, complete: it is the cache key (with the backend and model).
+
+    ``attempt`` and ``attachments`` are left out of the serialised form when unset, so
+    requests that do not use them keep the cache keys they always had."""
 
     messages: tuple[ChatMessage, ...]
     temperature: float | None = 0.0
@@ -31,6 +46,20 @@ class ChatRequest(Frozen):
     extra: dict[str, Any] = Field(default_factory=dict)
     #: the dataset item this request is for (not sent; kept for tracing)
     sample_id: str | None = None
+    #: repeat number of the same prompt (highbar: run 1 and run 2); part of the cache key so
+    #: each attempt is really sent, never sent to the model
+    attempt: int | None = None
+    #: original files for backends that accept them; backends without file support send
+    #: the messages only (the text of the files is in them)
+    attachments: tuple[Attachment, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _drop_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        for key in ("attempt", "attachments"):
+            if key in data and not data[key]:
+                del data[key]
+        return data
 
 
 class ChatResult(Frozen):

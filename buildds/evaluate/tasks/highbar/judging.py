@@ -1,0 +1,425 @@
+"""The High Bar's judges: prompts, strict verdict parsing, disagreements and escalation.
+
+* **Requests.** One judge request per (answer, criterion) — ``highbar_criterion_judge.md.j2``
+  — and per (answer, form rubric) — ``highbar_form_judge.md.j2``; both templates are files in
+  :mod:`buildds.evaluate.prompts`, rendered sandboxed. The request's ``sample_id`` is
+  ``<sample>::<criterion id>`` or ``<sample>::form:<rubric id>``.
+* **Parsing** is strict: the output must be one JSON object (alone, or alone in one
+  fenced ```json block) with ``verdict`` ∈ {pass, fail, not_applicable} (``not_applicable``
+  only for a criterion with ``applies_when``) or an integer ``score`` 1–3, and an optional
+  string ``reason``; nothing else. Anything else is recorded as an error, never guessed.
+* **Substance.** A criterion's verdict is, in order of precedence: the lawyer's recorded
+  verdict (``source="lawyer"``); the judges' common verdict (``"judges"``); while the judges
+  disagree (``"disputed"``) or one failed to answer (``"judge_error"``), provisionally
+  ``fail`` when either judge said fail (else ``pass``) — a criterion counts as met only when
+  both judges (or a lawyer) say so.
+* **Escalation (substance).** Every disagreement is logged. An unresolved criterion is
+  escalated when its outcome could flip the task's pass: it could end either way (pass vs
+  fail, or a judge error) *and* no other criterion of the answer definitely fails (both
+  judges or a lawyer say fail). A pass vs not_applicable dispute never flips a pass.
+* **Form.** Scores differing by one point are logged; by two points (1 vs 3) escalated. A
+  rubric's score is the lawyer's, else the mean of the two judges; a judge error leaves it
+  empty (logged).
+* **Blind review.** An escalation holds the task, the criterion or rubric, the instructions,
+  the answer and its sha256, and the two verdicts as ``A``/``B`` (which judge is A is decided
+  by a hash of the escalation, so it is not always the same judge) — no model name, no judge
+  name. ``disagreements.jsonl`` holds every disagreement with the judges' names and the A/B
+  labels, for audit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+from buildds.evaluate.prompts import prompt_environment
+from buildds.evaluate.tasks.highbar.taskset import (
+    Criterion,
+    FormRubric,
+    HighBarTaskSpec,
+    Review,
+)
+from buildds.pipeline import sha256_bytes
+from buildds.schema.evaluation import ChatMessage, ChatRequest
+
+__all__ = [
+    "CRITERION_TEMPLATE",
+    "FORM_TEMPLATE",
+    "CriterionOutcome",
+    "FormOutcome",
+    "Grade",
+    "criterion_request",
+    "escalation_id",
+    "form_request",
+    "parse_criterion_verdict",
+    "parse_form_score",
+    "render_template",
+    "resolve_criteria",
+    "resolve_form",
+    "split_judge_id",
+    "template_source",
+]
+
+CRITERION_TEMPLATE = "highbar_criterion_judge.md.j2"
+FORM_TEMPLATE = "highbar_form_judge.md.j2"
+JUDGE_MAX_TOKENS = 1000
+#: form scores this far apart go to a lawyer
+FORM_ESCALATION_GAP = 2
+_PROMPTS = "buildds.evaluate.prompts"
+_FENCE = re.compile(r"^```(?:json)?[ \t]*\n(.*)\n```$", re.DOTALL)
+
+Source = Literal["lawyer", "judges", "disputed", "judge_error"]
+
+
+# --------------------------------------------------------------------------- templates
+@lru_cache(maxsize=8)
+def template_source(name: str) -> str:
+    return resources.files(_PROMPTS).joinpath(name).read_text(encoding="utf-8")
+
+
+def render_template(name: str, **context: Any) -> str:
+    """A packaged template rendered sandboxed (``StrictUndefined``)."""
+    return prompt_environment().from_string(template_source(name)).render(**context)
+
+
+def _docs(task: HighBarTaskSpec) -> list[dict[str, str]]:
+    return [{"name": d.name, "text": d.text} for d in task.documents]
+
+
+def criterion_request(sample_id: str, task: HighBarTaskSpec, criterion: Criterion,
+                      answer: str) -> ChatRequest:
+    """The request asking a judge for one criterion's verdict on one answer."""
+    text = render_template(CRITERION_TEMPLATE, instructions=task.instructions,
+                           documents=_docs(task), answer=answer, kind=criterion.kind,
+                           criterion=criterion.text, applies_when=criterion.applies_when)
+    return ChatRequest(messages=(ChatMessage(role="user", content=text),), temperature=0.0,
+                       max_tokens=JUDGE_MAX_TOKENS, sample_id=f"{sample_id}::{criterion.id}")
+
+
+def form_request(sample_id: str, task: HighBarTaskSpec, rubric: FormRubric,
+                 answer: str) -> ChatRequest:
+    """The request asking a judge for one form rubric's score on one answer."""
+    text = render_template(FORM_TEMPLATE, instructions=task.instructions, answer=answer,
+                           rubric=rubric.model_dump())
+    return ChatRequest(messages=(ChatMessage(role="user", content=text),), temperature=0.0,
+                       max_tokens=JUDGE_MAX_TOKENS, sample_id=f"{sample_id}::form:{rubric.id}")
+
+
+def split_judge_id(judge_sample_id: str) -> tuple[str, str]:
+    """``t1#run1::c2`` → (``t1#run1``, ``c2``); ``t1#run1::form:clarity`` → (…, ``form:clarity``)."""
+    sample, sep, target = judge_sample_id.partition("::")
+    if not sep or not target:
+        raise ValueError(f"not a judge request id: {judge_sample_id!r}")
+    return sample, target
+
+
+# --------------------------------------------------------------------------- parsing
+@dataclass(frozen=True)
+class Grade:
+    """One judge's answer on one criterion (``value`` a verdict) or rubric (a score)."""
+
+    value: str | int | None
+    reason: str | None = None
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if isinstance(self.value, str):
+            out["verdict"] = self.value
+        elif self.value is not None:
+            out["score"] = self.value
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+def _json_object(text: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The JSON object the output consists of, or (None, why not)."""
+    if text is None:
+        return None, "no output"
+    body = text.strip()
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    if not body:
+        return None, "empty output"
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return None, "not a JSON object"
+    if not isinstance(obj, dict):
+        return None, "not a JSON object"
+    return obj, None
+
+
+def _reason(obj: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    reason = obj.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        return None, "'reason' must be a string"
+    return reason, None
+
+
+def _check_keys(obj: Mapping[str, Any], required: str) -> str | None:
+    if required not in obj:
+        return f"missing {required!r}"
+    extra = sorted(set(obj) - {required, "reason"})
+    if extra:
+        return f"unexpected key(s) {', '.join(map(repr, extra))}"
+    return None
+
+
+def parse_criterion_verdict(text: str | None, *, conditional: bool = False,
+                            error: str | None = None) -> Grade:
+    """A judge's criterion verdict, strictly (see the module doc). ``conditional``: the
+    criterion has ``applies_when``, so ``not_applicable`` is allowed. ``error``: the
+    backend's own error (no output)."""
+    if error is not None and text is None:
+        return Grade(None, error=f"judge error: {error}")
+    obj, why = _json_object(text)
+    if obj is None:
+        return Grade(None, error=why)
+    why = _check_keys(obj, "verdict")
+    reason, bad_reason = _reason(obj)
+    if why or bad_reason:
+        return Grade(None, error=why or bad_reason)
+    verdict = obj["verdict"]
+    allowed = ("pass", "fail", "not_applicable") if conditional else ("pass", "fail")
+    if not isinstance(verdict, str) or verdict not in allowed:
+        return Grade(None, reason=reason,
+                     error=f"verdict must be one of {', '.join(allowed)}; got {verdict!r}")
+    return Grade(verdict, reason=reason)
+
+
+def parse_form_score(text: str | None, *, error: str | None = None) -> Grade:
+    """A judge's form score, strictly: an integer 1, 2 or 3 (3 best)."""
+    if error is not None and text is None:
+        return Grade(None, error=f"judge error: {error}")
+    obj, why = _json_object(text)
+    if obj is None:
+        return Grade(None, error=why)
+    why = _check_keys(obj, "score")
+    reason, bad_reason = _reason(obj)
+    if why or bad_reason:
+        return Grade(None, error=why or bad_reason)
+    score = obj["score"]
+    if isinstance(score, bool) or not isinstance(score, int) or score not in (1, 2, 3):
+        return Grade(None, reason=reason, error=f"score must be the integer 1, 2 or 3; "
+                                                f"got {score!r}")
+    return Grade(score, reason=reason)
+
+
+# --------------------------------------------------------------------------- substance
+@dataclass
+class CriterionOutcome:
+    """A criterion's grade on one answer, after the judges and any lawyer's verdict."""
+
+    criterion: Criterion
+    judges: dict[str, Grade]
+    #: pass / fail / not_applicable (provisional while disputed or a judge errored)
+    verdict: str
+    source: Source
+    review: Review | None = None
+    escalate: bool = False
+
+    @property
+    def unresolved(self) -> bool:
+        return self.source in ("disputed", "judge_error")
+
+    @property
+    def definite_fail(self) -> bool:
+        return self.verdict == "fail" and not self.unresolved
+
+    @property
+    def could_fail_or_pass(self) -> bool:
+        """An unresolved criterion whose final verdict could still go either way."""
+        if self.source == "judge_error":
+            return True
+        values = {g.value for g in self.judges.values()}
+        return self.source == "disputed" and "fail" in values
+
+    @property
+    def logged(self) -> bool:
+        """Goes to disagreements.jsonl: the judges disagreed or one failed to answer."""
+        return self.unresolved or self._judges_disagreed()
+
+    def _judges_disagreed(self) -> bool:
+        grades = list(self.judges.values())
+        return any(g.error for g in grades) or len({g.value for g in grades}) > 1
+
+
+def _criterion_verdict(grades: Sequence[Grade], review: Review | None
+                       ) -> tuple[str, Source]:
+    values = [g.value for g in grades]
+    if review is not None and review.verdict is not None:
+        return review.verdict, "lawyer"
+    provisional = "fail" if "fail" in values else "pass"
+    if any(g.error for g in grades) or not grades:
+        return provisional, "judge_error"
+    if len(set(values)) == 1:
+        return str(values[0]), "judges"
+    return provisional, "disputed"
+
+
+def resolve_criteria(criteria: Sequence[Criterion],
+                     grades: Mapping[str, Mapping[str, Grade]],
+                     reviews: Mapping[str, Review] | None = None) -> list[CriterionOutcome]:
+    """Outcomes of every criterion of one answer. ``grades``: criterion id → judge → Grade;
+    ``reviews``: criterion id → the lawyer's Review of this answer."""
+    reviews = reviews or {}
+    outcomes = []
+    for c in criteria:
+        judges = dict(grades.get(c.id, {}))
+        verdict, source = _criterion_verdict(list(judges.values()), reviews.get(c.id))
+        outcomes.append(CriterionOutcome(c, judges, verdict, source, reviews.get(c.id)))
+    for o in outcomes:
+        others_fail = any(x.definite_fail for x in outcomes if x is not o)
+        o.escalate = o.could_fail_or_pass and not others_fail
+    return outcomes
+
+
+def task_passes(outcomes: Sequence[CriterionOutcome]) -> bool:
+    """A task passes only when every applicable criterion passes (provisional verdicts
+    included: an unresolved criterion with a fail verdict fails)."""
+    return all(o.verdict != "fail" for o in outcomes) and any(
+        o.verdict == "pass" for o in outcomes)
+
+
+# --------------------------------------------------------------------------- form
+@dataclass
+class FormOutcome:
+    rubric: FormRubric
+    judges: dict[str, Grade]
+    #: the lawyer's score, else the judges' mean; None when a judge gave no score
+    score: float | None
+    source: Source
+    review: Review | None = None
+    escalate: bool = False
+
+    @property
+    def logged(self) -> bool:
+        grades = list(self.judges.values())
+        return any(g.error for g in grades) or len({g.value for g in grades}) > 1
+
+
+def resolve_form(rubrics: Sequence[FormRubric], grades: Mapping[str, Mapping[str, Grade]],
+                 reviews: Mapping[str, Review] | None = None) -> list[FormOutcome]:
+    """Outcomes of every form rubric of one answer (``grades``: rubric id → judge → Grade;
+    ``reviews``: rubric id → Review)."""
+    reviews = reviews or {}
+    outcomes = []
+    for r in rubrics:
+        judges = dict(grades.get(r.id, {}))
+        review = reviews.get(r.id)
+        scores = [g.value for g in judges.values()]
+        ok = bool(scores) and all(isinstance(s, int) for s in scores)
+        gap = (max(scores) - min(scores)) if ok else 0  # type: ignore[type-var,operator]
+        if review is not None and review.score is not None:
+            outcomes.append(FormOutcome(r, judges, float(review.score), "lawyer", review))
+        elif not ok:
+            outcomes.append(FormOutcome(r, judges, None, "judge_error"))
+        else:
+            mean = sum(scores) / len(scores)  # type: ignore[arg-type]
+            outcomes.append(FormOutcome(r, judges, round(mean, 6),
+                                        "judges" if gap == 0 else "disputed",
+                                        escalate=gap >= FORM_ESCALATION_GAP))
+    return outcomes
+
+
+# --------------------------------------------------------------------------- logs
+def escalation_id(task_id: str, target: str, answer_sha: str) -> str:
+    return sha256_bytes(f"{task_id}\x1f{target}\x1f{answer_sha}".encode())[:16]
+
+
+def blind_labels(judges: Sequence[str], esc_id: str) -> dict[str, str]:
+    """``{"A": judge, "B": judge}``: which judge is A depends on the escalation's hash."""
+    ordered = sorted(judges)
+    if int(hashlib.sha256(f"ab:{esc_id}".encode()).hexdigest(), 16) % 2:
+        ordered.reverse()
+    return {chr(ord("A") + i): j for i, j in enumerate(ordered)}
+
+
+@dataclass
+class SampleLogs:
+    """The log lines of one answer: audit (with judge names) and blind escalations."""
+
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    escalations: list[dict[str, Any]] = field(default_factory=list)
+
+
+_WHY_SUBSTANCE = ("the judges disagree (or one gave no valid verdict) and no other criterion "
+                  "definitely fails, so this verdict decides whether the task passes")
+_WHY_FORM = "the judges' scores differ by 2 points"
+
+
+def _criterion_target(c: Criterion) -> dict[str, Any]:
+    return {"id": c.id, "kind": c.kind, "text": c.text,
+            **({"applies_when": c.applies_when} if c.applies_when else {})}
+
+
+def _blind_entry(task: HighBarTaskSpec, answer: str, answer_sha: str, target: str,
+                 judges: Mapping[str, Grade], what: dict[str, Any]) -> dict[str, Any]:
+    esc = escalation_id(task.id, target, answer_sha)
+    labels = blind_labels(list(judges), esc)
+    form = target.startswith("form:")
+    review: dict[str, Any] = {"task": task.id, "answer_sha256": answer_sha}
+    if form:
+        review.update(rubric=target.removeprefix("form:"), score=None)
+    else:
+        review.update(criterion=target, verdict=None)
+    return {"escalation_id": esc, "axis": "form" if form else "substance", "task": task.id,
+            "task_title": task.title, "instructions": task.instructions,
+            "documents": [d.name for d in task.documents],
+            ("rubric" if form else "criterion"): what, "answer_sha256": answer_sha,
+            "answer": answer,
+            "verdicts": {k: judges[j].as_dict() for k, j in labels.items()},
+            "why": _WHY_FORM if form else _WHY_SUBSTANCE, "review": review}
+
+
+def _audit_entry(sample_id: str, task: HighBarTaskSpec, answer_sha: str, target: str,
+                 judges: Mapping[str, Grade], source: str, escalated: bool,
+                 review: Review | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "sample": sample_id, "task": task.id, "axis": "form" if target.startswith("form:")
+        else "substance", "target": target, "answer_sha256": answer_sha,
+        "judges": {j: g.as_dict() for j, g in judges.items()}, "status": source,
+        "escalated": escalated}
+    if escalated:
+        esc = escalation_id(task.id, target, answer_sha)
+        entry["escalation_id"] = esc
+        entry["labels"] = blind_labels(list(judges), esc)
+    if review is not None:
+        entry["lawyer"] = review.model_dump(exclude_none=True)
+    return entry
+
+
+def sample_logs(sample_id: str, task: HighBarTaskSpec, answer: str, answer_sha: str,
+                criteria: Sequence[CriterionOutcome], form: Sequence[FormOutcome]
+                ) -> SampleLogs:
+    """The disagreement and escalation lines for one judged answer."""
+    logs = SampleLogs()
+    for o in criteria:
+        if o.logged:
+            logs.disagreements.append(_audit_entry(sample_id, task, answer_sha, o.criterion.id,
+                                                   o.judges, o.source, o.escalate, o.review))
+        if o.escalate:
+            logs.escalations.append(_blind_entry(task, answer, answer_sha, o.criterion.id,
+                                                 o.judges, _criterion_target(o.criterion)))
+    for f in form:
+        target = f"form:{f.rubric.id}"
+        if f.logged:
+            logs.disagreements.append(_audit_entry(sample_id, task, answer_sha, target,
+                                                   f.judges, f.source, f.escalate, f.review))
+        if f.escalate:
+            logs.escalations.append(_blind_entry(
+                task, answer, answer_sha, target, f.judges,
+                {"id": f.rubric.id, "title": f.rubric.title, "question": f.rubric.question,
+                 "levels": {str(k): v for k, v in sorted(f.rubric.levels.items())}}))
+    return logs

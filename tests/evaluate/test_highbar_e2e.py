@@ -1,0 +1,202 @@
+"""highbar end to end: run_eval with scripted backends, lawyer reviews, and the CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from buildds.cli import main
+from buildds.errors import BuildError
+from buildds.evaluate.backends.mock import MockBackend
+from buildds.evaluate.runner import run_eval
+from tests.evaluate.highbar_helpers import SAMPLE, KeywordJudge, write_task
+
+GOOD = {"t1#run1": "MET:c1 MET:c2", "t1#run2": "MET:c1 MET:c2",
+        "t2#run1": "MET:c1 MET:c2 FLIP:c1", "t2#run2": "MET:c1 MET:c2"}
+BAD = {"t1#run1": "MET:c1 DID:c3 FLIP:c2", "t1#run2": "MET:c1 MET:c2",
+       "t2#run1": "nothing", "t2#run2": "nothing"}
+OK = {sid: "MET:c1 MET:c2 (ok)" for sid in GOOD}
+ANSWERS = {"script:good": GOOD, "script:bad": BAD, "script:ok": OK}
+
+
+def factory(spec: str, **options):
+    if spec in ANSWERS:
+        return MockBackend("echo", answers=ANSWERS[spec])
+    if spec == "judge:x":
+        return KeywordJudge(spec, score=3)
+    if spec == "judge:y":
+        return KeywordJudge(spec, score=2, flips=True)
+    raise AssertionError(spec)
+
+
+@pytest.fixture
+def taskset(tmp_path: Path) -> Path:
+    root = tmp_path / "tasks"
+    write_task(root, "t1")
+    write_task(root, "t2")
+    return root
+
+
+def _run(taskset: Path, out: Path):
+    return run_eval(taskset, task="highbar", models=list(ANSWERS), judges=["judge:x", "judge:y"],
+                    out=out, backend_factory=factory)
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_run_eval_scores_logs_and_escalates(taskset, tmp_path):
+    out = tmp_path / "out"
+    report = _run(taskset, out)
+    m = {r.model: r.metrics for r in report.runs}
+    assert (m["script:good"]["pass_rate"], m["script:good"]["criteria_met"]) == (0.75,
+                                                                                 round(11 / 12, 6))
+    assert (m["script:bad"]["pass_rate"], m["script:bad"]["criteria_met"]) == (0.25, 0.5)
+    assert m["script:ok"]["pass_rate"] == 1.0
+    assert m["script:good"]["per_task"]["t2"]["1"] == {"pass": False, "met": 2,
+                                                       "applicable": 3}
+    assert m["script:good"]["form"]["clarity"]["mean"] == 2.5  # judges 3 and 2
+    assert m["script:good"]["judging"]["escalations_pending"] == 1
+
+    good = out / "script_good" / "0shot"
+    esc = _lines(good / "escalations.jsonl")
+    assert len(esc) == 1 and esc[0]["criterion"]["id"] == "c1" and esc[0]["task"] == "t2"
+    assert esc[0]["answer"] == GOOD["t2#run1"]
+    blob = (good / "escalations.jsonl").read_text(encoding="utf-8")
+    assert "judge:x" not in blob and "judge:y" not in blob and "script:" not in blob
+    dis = _lines(good / "disagreements.jsonl")
+    assert [d["target"] for d in dis if d["axis"] == "substance"] == ["c1"]
+    assert all(set(d["judges"]) == {"judge:x", "judge:y"} for d in dis)
+    # bad: the c2 dispute cannot flip a pass (c3 fails for both judges) → logged only
+    bad = out / "script_bad" / "0shot"
+    assert (bad / "escalations.jsonl").read_text(encoding="utf-8") == ""
+    bad_dis = [d for d in _lines(bad / "disagreements.jsonl") if d["axis"] == "substance"]
+    assert [(d["sample"], d["target"], d["escalated"]) for d in bad_dis] == [
+        ("t1#run1", "c2", False)]
+
+    samples = _lines(good / "samples.jsonl")
+    assert [s["id"] for s in samples] == ["t1#run1", "t1#run2", "t2#run1", "t2#run2"]
+    assert samples[2]["parsed"]["criteria"]["c1"]["source"] == "disputed"
+    assert samples[2]["score"] == 0.0 and samples[3]["score"] == 1.0
+
+    # High Bar: t1 completed by 3 applications, t2 by 2 (good in run 2, ok) → subset [t2]
+    board = json.loads((out / "leaderboard.json").read_text(encoding="utf-8"))
+    assert board["highbar_tasks"] == ["t2"]
+    rates = {a["model"]: a["highbar"]["pass_rate"] for a in board["applications"]}
+    assert rates == {"script:ok": 1.0, "script:good": 0.5, "script:bad": 0.0}
+    md = (out / "leaderboard.md").read_text(encoding="utf-8")
+    assert "this yields 1 High Bar tasks; each application is scored over 2 attempts" in md
+    assert "| script:good | 50.0% |" in md and "Provisional: 1 escalated grade" in md
+    for png in ("highbar.png", "form.png", "script_good/0shot/per_task.png"):
+        assert (out / png).read_bytes().startswith(b"\x89PNG")
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert set(manifest["templates"]) == {"highbar_task.md.j2", "highbar_criterion_judge.md.j2",
+                                          "highbar_form_judge.md.j2"}
+    assert [j["judge"] for j in manifest["judges"]] == ["judge:x", "judge:y"]
+
+    # the same answers give the same bytes
+    first = {p: p.read_bytes() for p in out.rglob("*") if p.suffix in (".jsonl", ".json",
+                                                                       ".md")}
+    _run(taskset, out)
+    assert {p: p.read_bytes() for p in first} == first
+
+
+def test_lawyer_verdict_takes_precedence(taskset, tmp_path):
+    out = tmp_path / "out"
+    _run(taskset, out)
+    (esc,) = _lines(out / "script_good" / "0shot" / "escalations.jsonl")
+    assert esc["answer_sha256"] == hashlib.sha256(GOOD["t2#run1"].encode()).hexdigest()
+    review = {**esc["review"], "verdict": "pass", "reviewer": "A. Lawyer"}
+    (taskset / "reviews.yaml").write_text(yaml.safe_dump({"reviews": [review]}), "utf-8")
+    report = _run(taskset, out)
+    good = next(r for r in report.runs if r.model == "script:good").metrics
+    assert good["pass_rate"] == 1.0 and good["judging"]["escalations_pending"] == 0
+    assert good["judging"]["lawyer_verdicts"] == 1
+    run = out / "script_good" / "0shot"
+    assert (run / "escalations.jsonl").read_text(encoding="utf-8") == ""
+    (dis,) = [d for d in _lines(run / "disagreements.jsonl") if d["axis"] == "substance"]
+    assert dis["status"] == "lawyer" and dis["lawyer"]["verdict"] == "pass"  # kept for audit
+    sample = _lines(run / "samples.jsonl")[2]
+    assert sample["parsed"]["criteria"]["c1"] == {**sample["parsed"]["criteria"]["c1"],
+                                                  "verdict": "pass", "source": "lawyer"}
+
+
+def test_judges_are_required_and_must_differ(taskset, tmp_path):
+    with pytest.raises(BuildError, match="at least 2"):
+        run_eval(taskset, task="highbar", models=["script:good"], judges=["judge:x"],
+                 out=tmp_path / "o", backend_factory=factory)
+    with pytest.raises(BuildError, match="same judge"):
+        run_eval(taskset, task="highbar", models=["script:good"],
+                 judges=["judge:x", "judge:x"], out=tmp_path / "o", backend_factory=factory)
+
+
+def test_model_errors_fail_the_attempt_without_judging(taskset, tmp_path):
+    def failing(spec: str, **options):
+        return MockBackend("error") if spec == "mock:error" else factory(spec, **options)
+
+    report = run_eval(taskset, task="highbar", models=["mock:error"],
+                      judges=["judge:x", "judge:y"], out=tmp_path / "o",
+                      backend_factory=failing)
+    m = report.runs[0].metrics
+    assert m["pass_rate"] == 0.0 and m["criteria_met"] == 0.0
+    assert m["judging"]["no_answer"] == 4
+
+
+def _replay_judge(path: Path, verdict_of, score: int) -> str:
+    from buildds.evaluate.tasks.highbar import load_taskset
+
+    rows = []
+    for t in load_taskset(SAMPLE).tasks:
+        for run in (1, 2):
+            for c in t.criteria:
+                rows.append({"id": f"{t.id}#run{run}::{c.id}",
+                             "raw_output": json.dumps({"verdict": verdict_of(t.id, c.id)})})
+            for r in ("clarity", "length", "structure"):
+                rows.append({"id": f"{t.id}#run{run}::form:{r}",
+                             "raw_output": json.dumps({"score": score})})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return f"replay:{path}"
+
+
+def test_cli_on_the_sample_task_set(tmp_path):
+    judge_a = _replay_judge(tmp_path / "a.jsonl", lambda t, c: "pass", 3)
+    judge_b = _replay_judge(tmp_path / "b.jsonl",
+                            lambda t, c: "fail" if (t, c) == ("nda-review", "residuals")
+                            else "pass", 1)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [
+        "eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--model",
+        "mock:ones", "--judge", judge_a, "--judge", judge_b, "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "evaluated 2 model(s)" in result.output
+    for slug in ("mock_echo", "mock_ones"):
+        run = out / slug / "0shot"
+        for name in ("samples.jsonl", "metrics.json", "disagreements.jsonl",
+                     "escalations.jsonl", "per_task.png"):
+            assert (run / name).is_file(), name
+        assert len(_lines(run / "samples.jsonl")) == 6
+        esc = _lines(run / "escalations.jsonl")
+        # nda residuals (answers of both runs are identical: one escalation) + form 3 vs 1
+        # on every rubric of the 3 distinct answers
+        assert sorted((e["axis"], e["task"]) for e in esc if e["axis"] == "substance") == [
+            ("substance", "nda-review")]
+        assert len([e for e in esc if e["axis"] == "form"]) == 9
+        metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))
+        assert metrics["pass_rate"] == round(4 / 6, 6)
+        assert metrics["criteria_met_count"] == [42, 44]
+    md = (out / "leaderboard.md").read_text(encoding="utf-8")
+    assert md.startswith("# The High Bar — leaderboard")
+    for section in ("## The High Bar", "## Substance", "## Form", "## Grading", "## Tasks"):
+        assert section in md
+    assert "| nda-review | Review a mutual NDA for the disclosing party | yes | 0 |" in md
+
+    same = CliRunner().invoke(main, [
+        "eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--judge", judge_a,
+        "--judge", judge_a, "--out", str(tmp_path / "o2"), "-q"])
+    assert same.exit_code != 0 and "same judge" in same.output
