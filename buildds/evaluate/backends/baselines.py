@@ -4,7 +4,9 @@ A baseline learns from training items (``fit(train_items, label_field)``) and pr
 label for one item (``predict(item)``). To the runner it is an ordinary backend: it answers
 ``request.sample_id`` by looking the item up in ``items_by_id`` (given at construction), so
 scoring, parsing and reports are the same as for a model. Labels are written the way a
-model is asked to answer: a bool as ``"1"``/``"0"``, a set of labels as ``"a,b"`` (sorted).
+model is asked to answer: a bool as ``"1"``/``"0"``, a set of labels as ``"a,b"`` (sorted),
+unless the task gives an ``answer_format`` (label value → answer text, e.g. clause
+classification's ``**Legal Clauses:**`` list), so the task's own parser reads the answer.
 
 Items are mappings or objects (pydantic records): ``label_field`` / ``text_field`` name the
 key or attribute. A request with no known item is answered from its last user message
@@ -67,9 +69,12 @@ class Baseline(BackendBase):
         label_field: str = "answer",
         text_field: str | Callable[[Any], str] = "question",
         concurrency: int = 64,
+        answer_format: Callable[[Any], str] | None = None,
     ):
         self.items_by_id: Mapping[str, Any] = items_by_id or {}
         self.label_field = label_field
+        #: label value → answer text (default :func:`format_label`)
+        self.answer_format = answer_format
         #: what a text model reads (tfidf); the others ignore it
         self.text_field = text_field
         self.concurrency = concurrency
@@ -94,6 +99,11 @@ class Baseline(BackendBase):
 
     def _fit(self, items: list[Any], labels: list[Any]) -> None:  # pragma: no cover
         raise NotImplementedError
+
+    def render(self, value: Any) -> str:
+        """A predicted label as answer text: the task's ``answer_format``, else
+        :func:`format_label`."""
+        return self.answer_format(value) if self.answer_format else format_label(value)
 
     def predict(self, item: Any) -> str:  # pragma: no cover
         raise NotImplementedError
@@ -127,7 +137,9 @@ class MajorityBackend(Baseline):
 
     def _fit(self, items: list[Any], labels: list[Any]) -> None:
         counts = Counter(format_label(label) for label in labels)
-        self.answer = min(counts, key=lambda label: (-counts[label], label))
+        values = {format_label(label): label for label in labels}
+        winner = min(counts, key=lambda label: (-counts[label], label))
+        self.answer = self.render(values[winner])
         self.counts = dict(counts)
 
     def settings(self) -> dict[str, Any]:
@@ -155,11 +167,13 @@ class RandomBackend(Baseline):
         return {**super().settings(), "seed": self.seed, "labels": self.labels}
 
     def _fit(self, items: list[Any], labels: list[Any]) -> None:
-        self.labels = sorted({format_label(label) for label in labels})
+        self.values = {format_label(label): label for label in labels}
+        self.labels = sorted(self.values)
 
     def _draw(self, key: str) -> str:
         rng = random.Random(f"{self.seed}:{key}")
-        return rng.choice(self.labels)
+        choice = rng.choice(self.labels)
+        return self.render(getattr(self, "values", {}).get(choice, choice))
 
     def predict(self, item: Any) -> str:
         key = item_field(item, "id") if _has(item, "id") else repr(item)
@@ -225,7 +239,7 @@ class TfidfBackend(Baseline):
             return
         targets_str = [format_label(label) for label in labels]
         if len(set(targets_str)) == 1:
-            self.constant = targets_str[0]
+            self.constant = self.render(labels[0])
             return
         self.model = LogisticRegression(max_iter=1000)
         self.model.fit(features, targets_str)
@@ -236,8 +250,8 @@ class TfidfBackend(Baseline):
         features = self.vectorizer.transform([text])
         if self.binarizer is not None:
             row = self.model.predict(features)
-            return ",".join(sorted(self.binarizer.inverse_transform(row)[0]))
-        return str(self.model.predict(features)[0])
+            return self.render(sorted(self.binarizer.inverse_transform(row)[0]))
+        return self.render(str(self.model.predict(features)[0]))
 
     def predict(self, item: Any) -> str:
         return self._predict_text(self.text_of(item))
