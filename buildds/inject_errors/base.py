@@ -21,7 +21,7 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from buildds.schema.judgments import (
     ERROR_CLASS,
@@ -49,6 +49,7 @@ __all__ = [
     "injectors",
     "int_to_cn",
     "kind_range",
+    "lazy_random",
     "nice_amount",
     "resolve_tier",
     "undo_edits",
@@ -221,15 +222,49 @@ def nice_amount(value: float, *, up: bool) -> int:
 
 
 # --------------------------------------------------------------------------- tiers
+_MEMO_PROFILES = 8
+_MEMOS: dict[int, tuple[StatuteProfile, dict[tuple[object, ...], Any]]] = {}
+
+
+def _profile_memo(profile: StatuteProfile) -> dict[tuple[object, ...], Any]:
+    """A memo of lookups in ``profile`` (frozen, so they never go stale), kept for the last
+    few profile objects: the injectors look the same charges up for every judgment, and
+    each lookup scans the profile's charges."""
+    hit = _MEMOS.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        if len(_MEMOS) >= _MEMO_PROFILES:
+            _MEMOS.clear()
+        hit = _MEMOS[id(profile)] = (profile, {})
+    return hit[1]
+
+
 def charge_profile(profile: StatuteProfile, name: str) -> ChargeProfile:
     """The profile of charge ``name``, through the profile's alias index (bracketed
-    alternatives, 罪, renamed charges: :func:`~buildds.inject_errors.statutes.resolve_charge`)."""
+    alternatives, 罪, renamed charges: :func:`~buildds.inject_errors.statutes.resolve_charge`);
+    memoised per profile."""
     from buildds.inject_errors.statutes import resolve_charge
 
-    try:
-        return resolve_charge(profile, name)
-    except KeyError:
-        raise SkipInjection("unknown_charge", f"{name} is not in the statute profile") from None
+    memo = _profile_memo(profile)
+    key = ("charge", name)
+    if key not in memo:
+        try:
+            memo[key] = resolve_charge(profile, name)
+        except KeyError:
+            memo[key] = None
+    found: ChargeProfile | None = memo[key]
+    if found is None:
+        raise SkipInjection("unknown_charge", f"{name} is not in the statute profile")
+    return found
+
+
+def _tier_by_amount(profile: StatuteProfile, charge: str, amount_yuan: int) -> SentencingTier | None:
+    """``profile.tier_for(charge, amount_yuan=…)``, memoised per profile."""
+    memo = _profile_memo(profile)
+    key = ("tier", charge, amount_yuan)
+    if key not in memo:
+        memo[key] = profile.tier_for(charge, amount_yuan=amount_yuan)
+    tier: SentencingTier | None = memo[key]
+    return tier
 
 
 def kind_range(tier: SentencingTier, kind: str) -> PenaltyRange | None:
@@ -265,7 +300,7 @@ def resolve_tier(judgment: Judgment, profile: StatuteProfile, charge: str) -> Ti
         raise SkipInjection("no_tier", f"{charge} has no sentencing tier")
     graded = any(t.condition.amount_min_yuan is not None for t in tiers)
     if graded and judgment.amount_involved_yuan is not None:
-        tier = profile.tier_for(cp.charge, amount_yuan=judgment.amount_involved_yuan)
+        tier = _tier_by_amount(profile, cp.charge, judgment.amount_involved_yuan)
         if tier is None:
             raise SkipInjection("no_tier", f"{judgment.amount_involved_yuan} yuan is below every threshold")
         return TierChoice(tier, tiers.index(tier), "amount")
@@ -397,12 +432,35 @@ def injectors(seed: int = 0) -> dict[str, BaseInjector]:
     return {cls.error_type: cls(seed) for cls in classes}
 
 
+class _LazyRandom:
+    """``random.Random(seed)``, made on first use: seeding from a string (SHA-512) costs more
+    than most injections, and most injections are skipped before they draw a number. The
+    draws are exactly those of ``random.Random(seed)``."""
+
+    __slots__ = ("_rng", "_seed")
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return getattr(self._rng, name)
+
+
+def lazy_random(seed: str) -> random.Random:
+    """A :class:`random.Random` seeded with ``seed``, seeded only when first used."""
+    return cast(random.Random, _LazyRandom(seed))
+
+
 def inject_all(
     judgments: Iterable[Judgment], *, errors: Sequence[str] = ALL_ERRORS,
     profile: StatuteProfile, seed: int = 0, corpus: Sequence[Judgment] | None = None,
 ) -> tuple[list[InjectedJudgment], list[InjectionSkip]]:
     """Every (judgment, error type) injection; each gets its own
-    ``random.Random(f"{seed}:{judgment.id}:{etype}")`` so results do not depend on order."""
+    ``random.Random(f"{seed}:{judgment.id}:{etype}")`` so results do not depend on order
+    (seeded lazily: :func:`lazy_random`)."""
     ctx = InjectionContext(profile=profile, corpus=corpus)
     table = injectors(seed)
     unknown = [e for e in errors if e not in table]
@@ -412,7 +470,7 @@ def inject_all(
     skipped: list[InjectionSkip] = []
     for judgment in judgments:
         for etype in errors:
-            rng = random.Random(f"{seed}:{judgment.id}:{etype}")
+            rng = lazy_random(f"{seed}:{judgment.id}:{etype}")
             result = table[etype].inject(judgment, rng, ctx)
             (done if isinstance(result, InjectedJudgment) else skipped).append(result)  # type: ignore[arg-type]
     return done, skipped

@@ -13,7 +13,10 @@ inside ``Judgment.full_text``, so the spans they return index the full text dire
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from buildds.schema.judgments import ArticleRef, ChargeRef, Sentence, SentencingFactor, Span
 
@@ -40,11 +43,13 @@ _CN = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒�
 _NUM = f"[0-9０-９{_CN}]"
 
 
+@lru_cache(maxsize=8192)
 def cn_number(text: str) -> Decimal | None:
     """``三万`` → 30000, ``十万零五百`` → 100500, ``1.5万`` → 15000, ``3,000`` → 3000.
 
     Arabic runs (with ``,`` thousands separators and a decimal point) and Chinese numerals
-    mix freely; ``None`` when ``text`` holds no number."""
+    mix freely; ``None`` when ``text`` holds no number. Memoised: judgments repeat the same
+    few numerals (三年, 五千元 …) and the result is immutable."""
     s = text.translate(_FULLWIDTH).replace(",", "").strip()
     if not s:
         return None
@@ -111,9 +116,32 @@ MONEY_RE = re.compile(
     rf"|[{_CN}]+)\s*(?:余|多)?\s*元)")
 
 
+_MONEY_CHARS = frozenset("0123456789０１２３４５６７８９,，.．余多" + _CN)
+_FULLWIDTH_THOUSANDS_RE = re.compile(r"[0-9]{1,3}(?:，[0-9]{3})+.*")
+
+
+def money_matches(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`MONEY_RE` in ``text``, the same as ``MONEY_RE.finditer(text)``.
+
+    Every match ends at the first 元 after its start and holds only numeral, separator,
+    余/多 and white-space characters before it, so it lies in the run of such characters
+    that ends at a 元 — at most one match per 元. Searching only those runs skips the
+    regex attempts at every numeral-like character of the prose (一, 十, 万 …)."""
+    end = text.find("元")
+    while end >= 0:
+        start = end
+        while start and (text[start - 1] in _MONEY_CHARS or text[start - 1].isspace()):
+            start -= 1
+        if start < end:
+            m = MONEY_RE.search(text, start, end + 1)
+            if m is not None:
+                yield m
+        end = text.find("元", end + 1)
+
+
 def _money_value(num: str) -> int | None:
     # a full-width comma is a thousands separator only when three digits follow
-    if "，" in num and not re.fullmatch(r"[0-9]{1,3}(?:，[0-9]{3})+.*", num):
+    if "，" in num and not _FULLWIDTH_THOUSANDS_RE.fullmatch(num):
         return None
     value = cn_number(num.replace("，", ","))
     return None if value is None else int(value.to_integral_value())
@@ -122,7 +150,7 @@ def _money_value(num: str) -> int | None:
 def parse_money(text: str) -> int | None:
     """``人民币五千元`` → 5000, ``1.5万元`` → 15000, ``人民币3,000元`` → 3000; the first
     amount in ``text``, in whole yuan (rounded), ``None`` without one."""
-    for m in MONEY_RE.finditer(text):
+    for m in money_matches(text):
         value = _money_value(m["num"])
         if value is not None:
             return value
@@ -141,20 +169,29 @@ _FINE_RE = re.compile(r"罚金(?:人民币?)?\s*")
 _NEXT_ITEM_RE = re.compile(r"[\s。；][一二三四五六七八九十]+、")
 
 
+_PAREN_RE = re.compile(r"[（()）]")
+
+
 def _mask_parentheses(text: str) -> str:
-    """``text`` with everything inside （…） / (…) replaced by □, offsets unchanged."""
+    """``text`` with everything inside （…） / (…) replaced by □, offsets unchanged; the
+    brackets themselves stay (an unmatched closing one too)."""
     out = []
     depth = 0
-    for ch in text:
+    pos = 0
+    for m in _PAREN_RE.finditer(text):
+        i = m.start()
+        out.append("□" * (i - pos) if depth else text[pos:i])
+        ch = text[i]
         if ch in "（(":
             depth += 1
-            out.append(ch)
-        elif ch in "）)" and depth:
+        elif depth:
             depth -= 1
-            out.append(ch)
-        else:
-            out.append("□" if depth else ch)
+        out.append(ch)
+        pos = i + 1
+    out.append("□" * (len(text) - pos) if depth else text[pos:])
     return "".join(out)
+
+
 _PROBATION_RE = re.compile(r"缓刑(?:考验期(?:限)?为?)?")
 _CLAUSE_END = re.compile(r"[。；;]|（刑期|\(刑期|（缓刑|本判决")
 
@@ -165,18 +202,21 @@ def parse_sentence(text: str, offset: int = 0) -> Sentence:
 
     ``有期徒刑三年，缓刑四年，并处罚金人民币二万元`` → 有期徒刑, 36 months, probation 48,
     fine 20000. Returns kind ``"none"`` when no penalty is found."""
-    anchors = list(_ANCHOR_RE.finditer(_mask_parentheses(text)))
+    masked = _mask_parentheses(text)
+    anchors = list(_ANCHOR_RE.finditer(masked))
     final = [a for a in anchors if a.group() == "决定执行"]
     # try the 决定执行 anchor, then 判处 ones from the last back (a later 判处 can sit in a
     # parenthesised note: 罚金在本判处生效后…)
     for anchor in final[-1:] + anchors[::-1]:
-        sentence = _sentence_at(text, anchor, offset)
+        sentence = _sentence_at(text, masked, anchor, offset)
         if sentence is not None:
             return sentence
     return Sentence(kind="none")
 
 
-def _sentence_at(text: str, anchor: re.Match[str], offset: int) -> Sentence | None:
+def _sentence_at(text: str, masked: str, anchor: re.Match[str], offset: int) -> Sentence | None:
+    """The penalty clause at ``anchor`` (None when no penalty follows it closely);
+    ``masked`` is ``_mask_parentheses(text)``."""
     if anchor.group().startswith("免"):
         return Sentence(kind="免予刑事处罚",
                         span=_span(text, anchor.start(), anchor.end(), offset),
@@ -221,7 +261,6 @@ def _sentence_at(text: str, anchor: re.Match[str], offset: int) -> Sentence | No
     fine_span = None
     # the fine can follow a parenthesised note or a full stop (…缓刑三年。并处罚金…): look
     # up to the end of the item, outside parentheses
-    masked = _mask_parentheses(text)
     item = _NEXT_ITEM_RE.search(masked, cursor)
     for fm in _FINE_RE.finditer(masked, cursor, item.start() if item else len(text)):
         money = MONEY_RE.match(masked, fm.end())
@@ -310,6 +349,7 @@ _TOTAL_RE = re.compile(r"(?:共计|合计|总计|累计|总价值|总金额|总�
 _AMOUNT_KEY_RE = re.compile(
     r"(?:价值|数额|金额|涉案金额|骗取|诈骗|盗窃|窃取|盗走|窃得|抢走|抢得|抢劫|抢夺|侵占|挪用|收受|索取|"
     r"贪污|受贿|非法获利|获利|违法所得|销售额|销售金额|赌资|集资|吸收)")
+_BEFORE_SEP_RE = re.compile(r"[。；;，,]")
 
 
 def parse_amount_involved(text: str, offset: int = 0) -> tuple[int, Span] | None:
@@ -318,12 +358,12 @@ def parse_amount_involved(text: str, offset: int = 0) -> tuple[int, Span] | None
     few characters after 价值/数额/骗取/盗窃 …; its span covers the amount and 元."""
     totals: list[tuple[int, int, int]] = []
     keyed: list[tuple[int, int, int]] = []
-    for m in MONEY_RE.finditer(text):
+    for m in money_matches(text):
         value = _money_value(m["num"])
         if value is None or value == 0:
             continue
         before = text[max(0, m.start() - 25):m.start()]
-        before = re.split(r"[。；;，,]", before)[-1]
+        before = _BEFORE_SEP_RE.split(before)[-1]
         if _TOTAL_RE.search(before):
             totals.append((value, m.start(), m.end()))
         elif _AMOUNT_KEY_RE.search(before):
@@ -336,31 +376,82 @@ def parse_amount_involved(text: str, offset: int = 0) -> tuple[int, Span] | None
 
 
 # --------------------------------------------------------------------------- factors
-# (kind, mitigating, pattern); earlier entries win when matches overlap
-_FACTOR_PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
-    (kind, mitigating, re.compile(pattern)) for kind, mitigating, pattern in [
-        ("认罪认罚", True, r"认罪认罚"),
-        ("自首", True, r"自首"),
-        ("坦白", True, r"如实供述|坦白"),
-        ("立功", True, r"立功"),
-        ("累犯", False, r"累犯"),
-        ("其他", False, r"毒品再犯|前科"),
-        ("胁从犯", True, r"胁从犯?"),
-        ("从犯", True, r"从犯|次要作用|辅助作用"),
-        ("未遂", True, r"犯罪未遂|未遂|未得逞"),
-        ("中止", True, r"犯罪中止"),
-        ("预备", True, r"犯罪预备"),
-        ("谅解", True, r"谅解"),
-        ("退赃退赔", True, (r"退赃|退赔|退还[^，。；]{0,8}?(?:赃|款|损失)|返还[^，。；]{0,8}?(?:赃|款)"
-                            r"|赔偿[^，。；]{0,10}?(?:损失|经济)")),
-        ("初犯偶犯", True, r"初犯|偶犯"),
-        ("未成年", True, r"未成年|[不未]满十八周岁"),
-        ("其他", True, r"当庭自愿认罪|自愿认罪|认罪态度较?好|认罪悔罪|有悔罪表现"),
-    ]
+# (kind, mitigating, pattern, needles); earlier entries win when matches overlap. Every match
+# of a pattern contains one of its needles (plain substrings), so a text without any of them
+# is not scanned with the pattern (tests check the needles against generated matches, and
+# that no needle is a prefix of another: at most one needle matches at a position).
+_FACTOR_TABLE: list[tuple[str, bool, str, tuple[str, ...]]] = [
+    ("认罪认罚", True, r"认罪认罚", ("认罪认罚",)),
+    ("自首", True, r"自首", ("自首",)),
+    ("坦白", True, r"如实供述|坦白", ("如实供述", "坦白")),
+    ("立功", True, r"立功", ("立功",)),
+    ("累犯", False, r"累犯", ("累犯",)),
+    ("其他", False, r"毒品再犯|前科", ("毒品再犯", "前科")),
+    ("胁从犯", True, r"胁从犯?", ("胁从",)),
+    ("从犯", True, r"从犯|次要作用|辅助作用", ("从犯", "次要作用", "辅助作用")),
+    ("未遂", True, r"犯罪未遂|未遂|未得逞", ("未遂", "未得逞")),
+    ("中止", True, r"犯罪中止", ("犯罪中止",)),
+    ("预备", True, r"犯罪预备", ("犯罪预备",)),
+    ("谅解", True, r"谅解", ("谅解",)),
+    ("退赃退赔", True, (r"退赃|退赔|退还[^，。；]{0,8}?(?:赃|款|损失)|返还[^，。；]{0,8}?(?:赃|款)"
+                        r"|赔偿[^，。；]{0,10}?(?:损失|经济)"), ("退赃", "退赔", "退还", "返还", "赔偿")),
+    ("初犯偶犯", True, r"初犯|偶犯", ("初犯", "偶犯")),
+    ("未成年", True, r"未成年|[不未]满十八周岁", ("未成年", "满十八周岁")),
+    ("其他", True, r"当庭自愿认罪|自愿认罪|认罪态度较?好|认罪悔罪|有悔罪表现",
+     ("自愿认罪", "认罪态度", "认罪悔罪", "有悔罪表现")),
 ]
+_FACTOR_PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
+    (kind, mitigating, re.compile(pattern)) for kind, mitigating, pattern, _ in _FACTOR_TABLE]
+_FACTOR_NEEDLES: list[tuple[str, ...]] = [needles for *_, needles in _FACTOR_TABLE]
+_NEEDLE_RE = re.compile("|".join(re.escape(n) for needles in _FACTOR_NEEDLES for n in needles))
 _NEGATION_BEFORE = re.compile(r"(?:不|无|未|没有|并非|不能|不应|否认)[^，。；]{0,6}$")
 _REJECTED_AFTER = re.compile(r"不予采纳|不能成立|不予支持|不成立|不予认定|不符")
 _CLAUSE_SEP = "，。；;,：:"
+_CLAUSE_SEP_RE = re.compile(f"[{_CLAUSE_SEP}]")
+_SENTENCE_SEP_RE = re.compile("[。；]")
+
+
+def _needles_in(text: str) -> set[str]:
+    """The factor needles that occur in ``text``, in one regex scan (a search restarts one
+    character after each hit, so overlapping occurrences are all seen)."""
+    found: set[str] = set()
+    pos = 0
+    while m := _NEEDLE_RE.search(text, pos):
+        found.add(m.group())
+        pos = m.start() + 1
+    return found
+
+
+def _factor_mentions(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, kind, mitigating) of every factor keyword, in text order; a match that
+    overlaps one of an earlier pattern is dropped."""
+    present = _needles_in(text)
+    if not present:
+        return []
+    # the kept matches are disjoint, so kept in start order their ends are ordered too:
+    # [s, e) overlaps one iff the last kept match starting before e ends after s
+    starts: list[int] = []
+    ends: list[int] = []
+    found: list[tuple[int, int, str, bool]] = []
+    for (kind, mitigating, pattern), needles in zip(_FACTOR_PATTERNS, _FACTOR_NEEDLES):
+        if present.isdisjoint(needles):
+            continue
+        for m in pattern.finditer(text):
+            s, e = m.span()
+            i = bisect_left(starts, e)
+            if i and ends[i - 1] > s:
+                continue
+            starts.insert(i, s)
+            ends.insert(i, e)
+            found.append((s, e, kind, mitigating))
+    found.sort()
+    return found
+
+
+def _next_at(positions: list[int], at: int, default: int) -> int:
+    """The first of the sorted ``positions`` that is ``>= at``, else ``default``."""
+    i = bisect_left(positions, at)
+    return positions[i] if i < len(positions) else default
 
 
 def parse_factors(text: str, offset: int = 0) -> list[SentencingFactor]:
@@ -368,20 +459,18 @@ def parse_factors(text: str, offset: int = 0) -> list[SentencingFactor]:
 
     Negated mentions (``不构成自首``, ``未如实供述``) and arguments the court rejects (a
     clause containing 不予采纳/不能成立 …) are left out; one factor per kind per clause."""
-    found: list[tuple[int, int, str, bool]] = []
-    for kind, mitigating, pattern in _FACTOR_PATTERNS:
-        for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e, _, _ in found):
-                continue
-            found.append((m.start(), m.end(), kind, mitigating))
-    found.sort()
+    found = _factor_mentions(text)
+    if not found:
+        return []
+    clause_seps = [m.start() for m in _CLAUSE_SEP_RE.finditer(text)]
+    sentence_seps = [m.start() for m in _SENTENCE_SEP_RE.finditer(text)]
     factors: list[SentencingFactor] = []
     seen: set[tuple[str, int]] = set()
     for start, end, kind, mitigating in found:
-        c_start = max(text.rfind(ch, 0, start) for ch in _CLAUSE_SEP) + 1
-        ends = [i for i in (text.find(ch, end) for ch in _CLAUSE_SEP) if i >= 0]
-        c_end = min(ends) if ends else len(text)
-        sent_end = min([i for i in (text.find(ch, end) for ch in "。；") if i >= 0] or [len(text)])
+        before = bisect_left(clause_seps, start)
+        c_start = clause_seps[before - 1] + 1 if before else 0
+        c_end = _next_at(clause_seps, end, len(text))
+        sent_end = _next_at(sentence_seps, end, len(text))
         if _NEGATION_BEFORE.search(text[c_start:start]):
             continue
         if _REJECTED_AFTER.search(text[end:sent_end]):
