@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -51,6 +51,7 @@ __all__ = [
     "kind_range",
     "lazy_random",
     "nice_amount",
+    "profile_memo",
     "resolve_tier",
     "undo_edits",
 ]
@@ -226,7 +227,7 @@ _MEMO_PROFILES = 8
 _MEMOS: dict[int, tuple[StatuteProfile, dict[tuple[object, ...], Any]]] = {}
 
 
-def _profile_memo(profile: StatuteProfile) -> dict[tuple[object, ...], Any]:
+def profile_memo(profile: StatuteProfile) -> dict[tuple[object, ...], Any]:
     """A memo of lookups in ``profile`` (frozen, so they never go stale), kept for the last
     few profile objects: the injectors look the same charges up for every judgment, and
     each lookup scans the profile's charges."""
@@ -244,7 +245,7 @@ def charge_profile(profile: StatuteProfile, name: str) -> ChargeProfile:
     memoised per profile."""
     from buildds.inject_errors.statutes import resolve_charge
 
-    memo = _profile_memo(profile)
+    memo = profile_memo(profile)
     key = ("charge", name)
     if key not in memo:
         try:
@@ -259,7 +260,7 @@ def charge_profile(profile: StatuteProfile, name: str) -> ChargeProfile:
 
 def _tier_by_amount(profile: StatuteProfile, charge: str, amount_yuan: int) -> SentencingTier | None:
     """``profile.tier_for(charge, amount_yuan=…)``, memoised per profile."""
-    memo = _profile_memo(profile)
+    memo = profile_memo(profile)
     key = ("tier", charge, amount_yuan)
     if key not in memo:
         memo[key] = profile.tier_for(charge, amount_yuan=amount_yuan)
@@ -328,6 +329,15 @@ class InjectionContext:
     profile: StatuteProfile
     corpus: Sequence[Judgment] | None = None
     _by_charge: dict[str, list[Judgment]] | None = field(default=None, repr=False)
+    #: indexes injectors derive from the corpus once (``memo(key, make)``)
+    _memo: dict[object, Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, key: object, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for, the same value afterwards (an
+        index over the corpus built once per context rather than once per judgment)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
 
     def single_charge_cases(self, charge: str) -> list[Judgment]:
         """Corpus judgments whose only charge is ``charge`` and that carry a term."""

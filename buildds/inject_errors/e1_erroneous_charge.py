@@ -35,6 +35,7 @@ from buildds.inject_errors.base import (
     SkipInjection,
     format_months_cn,
     format_yuan_cn,
+    profile_memo,
     single_charge,
 )
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
@@ -53,8 +54,7 @@ def charge_mentions(judgment: Judgment, charge: str, profile: StatuteProfile) ->
     spans = {(c.span.start, c.span.end) for c in judgment.charge_refs if c.name == charge}
     rs = judgment.reasoning_span
     if rs is not None:
-        longer = {c.charge for c in profile.charges if c.charge.endswith(charge) and c.charge != charge}
-        longer |= {c for c in profile.confusable if c.endswith(charge) and c != charge}
+        longer = _longer_names(profile, charge)
         text = judgment.full_text
         for m in re.finditer(re.escape(charge + "罪"), text[rs.start:rs.end]):
             s = rs.start + m.start()
@@ -62,6 +62,18 @@ def charge_mentions(judgment: Judgment, charge: str, profile: StatuteProfile) ->
                 continue
             spans.add((s, s + len(charge)))
     return sorted(spans)
+
+
+def _longer_names(profile: StatuteProfile, charge: str) -> frozenset[str]:
+    """Charge names ending in ``charge`` (合同诈骗 for 诈骗), memoised per profile."""
+    memo = profile_memo(profile)
+    key = ("e1_longer", charge)
+    if key not in memo:
+        longer = {c.charge for c in profile.charges if c.charge.endswith(charge) and c.charge != charge}
+        longer |= {c for c in profile.confusable if c.endswith(charge) and c != charge}
+        memo[key] = frozenset(longer)
+    names: frozenset[str] = memo[key]
+    return names
 
 
 def article_list(text: str, refs: tuple[ArticleRef, ...]) -> tuple[int, int] | None:
@@ -84,7 +96,7 @@ def article_list(text: str, refs: tuple[ArticleRef, ...]) -> tuple[int, int] | N
 def _factor_key(judgment: Judgment) -> frozenset[str]:
     """The sentencing factors a donor should share: the factor kinds, plus 缓刑 (a suspended
     sentence shapes the reasoning as much as a factor does)."""
-    kinds = {f.kind for f in judgment.factors}
+    kinds: set[str] = {str(f.kind) for f in judgment.factors}
     if judgment.sentence.probation_months:
         kinds.add("缓刑")
     return frozenset(kinds)
@@ -107,8 +119,45 @@ class DonorChoice:
 def _usable_donor(judgment: Judgment, donor: Judgment) -> bool:
     """A donor we can take reasoning from: another case, one named defendant, a reasoning part
     that names the defendant only in full (see :func:`_short_name_refs`)."""
-    return (donor.id != judgment.id and len(donor.defendants) == 1 and donor.reasoning_span is not None
+    return donor.id != judgment.id and _donor_material(donor)
+
+
+def _donor_material(donor: Judgment) -> bool:
+    """The part of :func:`_usable_donor` that does not depend on the target judgment."""
+    return (len(donor.defendants) == 1 and donor.reasoning_span is not None
             and bool(donor.reasoning.strip()) and not _short_name_refs(donor))
+
+
+@dataclass(frozen=True)
+class _DonorIndex:
+    """Usable donors of the corpus by charge, and by (charge, factor key), in id order —
+    built once per context, so choosing a donor does not rescan the corpus per judgment."""
+
+    by_charge: dict[str, list[Judgment]]
+    by_factors: dict[tuple[str, frozenset[str]], list[Judgment]]
+
+    @classmethod
+    def of(cls, ctx: InjectionContext) -> _DonorIndex:
+        def build() -> _DonorIndex:
+            by_charge: dict[str, list[Judgment]] = {}
+            by_factors: dict[tuple[str, frozenset[str]], list[Judgment]] = {}
+            for charge, cases in sorted((ctx._by_charge or {}).items()):
+                usable = sorted((d for d in cases if _donor_material(d)), key=lambda d: d.id)
+                by_charge[charge] = usable
+                for d in usable:
+                    by_factors.setdefault((charge, _factor_key(d)), []).append(d)
+            return cls(by_charge, by_factors)
+
+        ctx.single_charge_cases("")  # builds the charge index
+        index: _DonorIndex = ctx.memo("e1_donor_index", build)
+        return index
+
+    def usable(self, judgment: Judgment, charge: str) -> list[Judgment]:
+        return [d for d in self.by_charge.get(charge, ()) if d.id != judgment.id]
+
+    def similar(self, judgment: Judgment, charge: str) -> list[Judgment]:
+        return [d for d in self.by_factors.get((charge, _factor_key(judgment)), ())
+                if d.id != judgment.id]
 
 
 def _short_name_refs(donor: Judgment) -> bool:
@@ -179,14 +228,15 @@ class ErroneousCharge(BaseInjector):
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
         known = self._confusable(charge, ctx.profile)
-        with_donor = [c for c in known if any(_similar_donor(judgment, d) for d in ctx.single_charge_cases(c))]
+        donors = _DonorIndex.of(ctx)
+        with_donor = [c for c in known if donors.similar(judgment, c)]
         target = rng.choice(with_donor or known)
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
         name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
         status, message = self._donor_unavailable(judgment, ctx, target)
         if status is None:
-            choice = choose_donor(judgment, ctx.single_charge_cases(target), rng)
+            choice = choose_donor(judgment, donors.similar(judgment, target), rng)
             assert choice is not None
             try:
                 edits = self._donor_edits(judgment, choice.donor, charge, target, ctx.profile)
@@ -207,7 +257,10 @@ class ErroneousCharge(BaseInjector):
     def _confusable(charge: str, profile: StatuteProfile) -> list[str]:
         """The confusable charges the profile knows by their plain name (the table also lists
         bracketed groups); skip ``no_confusable_charge`` when there are none."""
-        names = {p.charge for p in profile.charges}
+        memo = profile_memo(profile)
+        if ("e1_names",) not in memo:
+            memo[("e1_names",)] = frozenset(p.charge for p in profile.charges)
+        names: frozenset[str] = memo[("e1_names",)]
         known = [c for c in profile.confusable.get(charge, ())
                  if c != charge and c in names and not re.search(r"[\[\]［］]", c)]
         if not known:
@@ -221,12 +274,13 @@ class ErroneousCharge(BaseInjector):
             return "no_corpus", "no corpus of judgments to take a similar case from"
         if judgment.reasoning_span is None or len(judgment.defendants) != 1:
             return "no_reasoning", "the judgment has no reasoning part or no single named defendant"
-        cases = ctx.single_charge_cases(target)
-        if not any(_usable_donor(judgment, d) for d in cases):
+        donors = _DonorIndex.of(ctx)
+        if not donors.usable(judgment, target):
             return "no_donor", f"no single-charge judgment of {target} with a reasoning part in the corpus"
-        if not any(_similar_donor(judgment, d) for d in cases):
-            return ("no_donor_same_factors", f"no judgment of {target} in the corpus has the same "
-                    f"sentencing factors ({', '.join(sorted(_factor_key(judgment))) or 'none'})")
+        if not donors.similar(judgment, target):
+            factors = ", ".join(sorted(_factor_key(judgment))) or "none"
+            return ("no_donor_same_factors",
+                    f"no judgment of {target} in the corpus has the same sentencing factors ({factors})")
         return None, ""
 
     @staticmethod
