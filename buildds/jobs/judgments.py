@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
-from buildds.inject_errors.base import ALL_ERRORS
+from buildds.inject_errors.base import ALL_ERRORS, SkipInjection, charge_profile
 from buildds.pipeline import (
     Rejects,
     atomic_write_text,
@@ -234,8 +234,8 @@ def build_judgments(
 
         bar.update(task, description="profile")
         statutes = build_cn_profile(law_dir, confusable)
-        known = sum(1 for j in judgments if j.charges and all(
-            any(p.charge == c.removesuffix("罪") for p in statutes.charges) for c in j.charges))
+        known = sum(1 for j in judgments
+                    if j.charges and all(_charge_known(statutes, c) for c in j.charges))
         report.profile = {**statutes.coverage, "judgments": len(judgments),
                           "judgments_all_charges_known": known,
                           "judgments_known_share": round(known / len(judgments), 4)
@@ -320,3 +320,13 @@ def _markdown(report: JudgmentsReport) -> str:
     lines += [f"| {k} | {v} |" for k, v in report.profile.items()]
     lines += ["", report.validation_md or "", ""]
     return "\n".join(lines)
+
+
+def _charge_known(profile: Any, charge: str) -> bool:
+    """Whether ``charge`` resolves to a charge of the profile (through its alias index:
+    bracketed alternatives, 罪, renamed charges), as the injectors resolve it."""
+    try:
+        charge_profile(profile, charge)
+    except SkipInjection:
+        return False
+    return True
