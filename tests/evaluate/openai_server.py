@@ -1,8 +1,9 @@
 """An OpenAI-compatible chat-completions server on 127.0.0.1 for tests and benchmarks.
 
-A minimal HTTP/1.1 server on ``asyncio.start_server`` (keep-alive, Content-Length bodies),
-run in a background thread (:class:`OpenAITestServer`) or as a process
-(``python tests/evaluate/openai_server.py --latency 0.05`` prints ``PORT <n>``).
+A minimal HTTP/1.1 server on ``loop.create_server`` (keep-alive, Content-Length bodies; an
+``asyncio.Protocol`` rather than streams, so that it costs little CPU per request and a
+benchmark measures the client), run in a background thread (:class:`OpenAITestServer`) or
+as a process (``python tests/evaluate/openai_server.py --latency 0.05`` prints ``PORT <n>``).
 
 What it answers is scripted by markers in the last user message:
 
@@ -28,7 +29,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Self
 
 __all__ = ["OpenAITestServer"]
 
@@ -40,7 +41,17 @@ REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Reque
 
 
 class OpenAITestServer:
-    def __init__(self, *, latency: float = 0.0, stall_s: float = 30.0, retry_after: str = "1"):
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        stall_s: float = 30.0,
+        retry_after: str = "1",
+        keep_alive: bool = True,
+    ):
+        #: False: hang up after every answer without saying so (as servers do with idle
+        #: keep-alive connections), so that clients must notice and reconnect
+        self.keep_alive = keep_alive
         self.latency = latency
         self.stall_s = stall_s
         self.retry_after = retry_after
@@ -54,6 +65,7 @@ class OpenAITestServer:
         self.total = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.Server | None = None
+        self._connections: set[_Connection] = set()
         self._thread: threading.Thread | None = None
 
     @property
@@ -71,13 +83,14 @@ class OpenAITestServer:
     # -- lifecycle -------------------------------------------------------------------------
 
     async def serve(self, port: int = 0) -> asyncio.Server:
-        self._server = await asyncio.start_server(
-            self._handle, "127.0.0.1", port, backlog=1024, reuse_address=True
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: _Connection(self), "127.0.0.1", port, backlog=1024, reuse_address=True
         )
         self.port = self._server.sockets[0].getsockname()[1]
         return self._server
 
-    def start(self) -> OpenAITestServer:
+    def start(self) -> Self:
         ready = threading.Event()
 
         def run() -> None:
@@ -102,6 +115,8 @@ class OpenAITestServer:
         def shutdown() -> None:
             if self._server is not None:
                 self._server.close()
+            for connection in list(self._connections):
+                connection.close()
             for task in asyncio.all_tasks(loop):
                 task.cancel()
             loop.call_later(0.05, loop.stop)
@@ -111,45 +126,13 @@ class OpenAITestServer:
             self._thread.join(5)
         self._loop = None
 
-    def __enter__(self) -> OpenAITestServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
     # -- HTTP ------------------------------------------------------------------------------
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    break
-                method, path, _ = line.decode("latin-1").split(" ", 2)
-                headers: dict[str, str] = {}
-                while True:
-                    h = await reader.readline()
-                    if h in (b"\r\n", b"\n", b""):
-                        break
-                    name, _, value = h.decode("latin-1").partition(":")
-                    headers[name.strip().lower()] = value.strip()
-                length = int(headers.get("content-length", "0") or 0)
-                body = await reader.readexactly(length) if length else b""
-                status, extra, payload = await self._respond(method, path, headers, body)
-                data = json.dumps(payload).encode()
-                head = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}",
-                        "Content-Type: application/json", f"Content-Length: {len(data)}"]
-                head += [f"{k}: {v}" for k, v in extra.items()]
-                writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-                await writer.drain()
-                if headers.get("connection", "").lower() == "close":
-                    break
-        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
-            pass
-        except asyncio.CancelledError:
-            pass
-        finally:
-            writer.close()
 
     async def _respond(
         self, method: str, path: str, headers: dict[str, str], body: bytes
@@ -195,6 +178,82 @@ class OpenAITestServer:
             return 200, {}, _completion(request.get("model", "test"), answer, prompt)
         finally:
             self.in_flight -= 1
+
+
+class _Connection(asyncio.Protocol):
+    """One client connection: parses requests from the buffer, answers them in order."""
+
+    def __init__(self, server: OpenAITestServer):
+        self.server = server
+        self.buffer = bytearray()
+        self.transport: asyncio.Transport | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.server._connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server._connections.discard(self)
+        if self.task is not None:
+            self.task.cancel()
+        self.transport = None
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        self._next_request()
+
+    def _next_request(self) -> None:
+        """Starts answering the next complete request in the buffer, if any."""
+        if self.task is not None or self.transport is None:
+            return
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        try:
+            request_line, *lines = self.buffer[:end].decode("latin-1").split("\r\n")
+            method, path, _ = request_line.split(" ", 2)
+            headers = {}
+            for line in lines:
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
+            length = int(headers.get("content-length", "0") or 0)
+        except ValueError:
+            self.close()
+            return
+        if len(self.buffer) < end + 4 + length:
+            return
+        body = bytes(self.buffer[end + 4 : end + 4 + length])
+        del self.buffer[: end + 4 + length]
+        self.task = asyncio.get_running_loop().create_task(
+            self._answer(method, path, headers, body)
+        )
+
+    async def _answer(self, method: str, path: str, headers: dict[str, str], body: bytes) -> None:
+        try:
+            status, extra, payload = await self.server._respond(method, path, headers, body)
+        except asyncio.CancelledError:
+            return
+        except ValueError:  # a body that is not JSON: hang up, as a real server might
+            self.close()
+            return
+        data = json.dumps(payload).encode()
+        head = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}",
+                "Content-Type: application/json", f"Content-Length: {len(data)}"]
+        head += [f"{k}: {v}" for k, v in extra.items()]
+        self.task = None
+        if self.transport is None:
+            return
+        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        if not self.server.keep_alive or headers.get("connection", "").lower() == "close":
+            self.close()
+            return
+        self._next_request()
 
 
 def _text(content: Any) -> str:

@@ -4,16 +4,19 @@ and the offline baselines. Nothing leaves 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import time
 from email.utils import formatdate
 
+import httpx
 import pytest
 
 from buildds.errors import BuildError, ExtractError, MissingDependency
 from buildds.evaluate.backends import Backend, make_backend
 from buildds.evaluate.backends.baselines import MajorityBackend, RandomBackend, TfidfBackend
+from buildds.evaluate.backends.http_transport import ProtocolError, Reply, ResponseReader
 from buildds.evaluate.backends.openai import OpenAIBackend, TokenBucket, parse_retry_after
 from buildds.evaluate.cache import CachedBackend, ResponseCache
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult
@@ -30,9 +33,12 @@ def req(text: str, sample_id: str | None = None, **kw) -> ChatRequest:
     )
 
 
-@pytest.fixture
-def server():
+@pytest.fixture(params=["asyncio", "httpx"])
+def server(request):
+    """The scripted server; every test that uses it runs with both HTTP clients of the
+    OpenAI backend (``backend()`` reads ``srv.http_client``)."""
     with OpenAITestServer(stall_s=5.0) as srv:
+        srv.http_client = request.param
         yield srv
 
 
@@ -45,6 +51,7 @@ def key_env(monkeypatch):
 def backend(server, key_env=None, **kw) -> OpenAIBackend:
     kw.setdefault("backoff_base_s", 0.01)
     kw.setdefault("timeout_s", 5.0)
+    kw.setdefault("http_client", getattr(server, "http_client", None))
     if key_env:
         kw["api_key_env"] = key_env
     return OpenAIBackend("test-model", base_url=server.base_url, **kw)
@@ -132,8 +139,10 @@ def test_stall_is_retried_up_to_max_attempts(server):
     assert server.counts["stuck [stall]"] == 2
 
 
-def test_connection_error_recorded():
-    b = OpenAIBackend("m", base_url="http://127.0.0.1:9/v1", max_attempts=2, backoff_base_s=0.01)
+@pytest.mark.parametrize("http_client", ["asyncio", "httpx"])
+def test_connection_error_recorded(http_client):
+    b = OpenAIBackend("m", base_url="http://127.0.0.1:9/v1", max_attempts=2, backoff_base_s=0.01,
+                      http_client=http_client)
     result = asyncio.run(b.complete(req("x")))
     assert result.text is None and result.error.startswith("connection error")
     assert result.attempts == 2
@@ -156,16 +165,18 @@ def test_api_key_sent_but_never_shown(server, key_env, caplog):
     assert b._redact(f"echoed {SECRET} back") == "echoed *** back"
 
 
-def test_concurrency_bound_respected():
+@pytest.mark.parametrize("http_client", ["asyncio", "httpx"])
+def test_concurrency_bound_respected(http_client):
     with OpenAITestServer(latency=0.05) as server:
-        b = OpenAIBackend("m", base_url=server.base_url, concurrency=4)
+        b = OpenAIBackend("m", base_url=server.base_url, concurrency=4, http_client=http_client)
         asyncio.run(b.complete_many([req(f"q{i}") for i in range(24)]))
         assert server.max_in_flight == 4
 
 
-def test_server_and_client_handle_64_concurrent():
+@pytest.mark.parametrize("http_client", ["asyncio", "httpx"])
+def test_server_and_client_handle_64_concurrent(http_client):
     with OpenAITestServer(latency=0.2) as server:
-        b = OpenAIBackend("m", base_url=server.base_url, concurrency=64)
+        b = OpenAIBackend("m", base_url=server.base_url, concurrency=64, http_client=http_client)
         results = asyncio.run(b.complete_many([req(f"q{i}") for i in range(128)]))
         assert all(r.text == "1" for r in results)
         # 64 really in flight at once (speed itself is measured in benchmarks/, not here)
@@ -221,6 +232,105 @@ def test_results_in_input_order_and_on_result_sees_all(server):
     results = asyncio.run(b.complete_many(requests, on_result=lambda i, r: seen.append(i)))
     assert [r.text for r in results] == [str(i) for i in range(10)]
     assert sorted(seen) == list(range(10)) and seen != list(range(10))
+
+
+# -- the HTTP clients ---------------------------------------------------------------------
+
+
+def test_server_hanging_up_after_each_answer():
+    """Servers close idle keep-alive connections: the asyncio client notices and reconnects
+    (or retries at once on a new connection) without spending one of the sample's tries."""
+    with OpenAITestServer(keep_alive=False) as server:
+        b = OpenAIBackend("m", base_url=server.base_url, concurrency=2, backoff_base_s=5.0)
+        results = asyncio.run(b.complete_many([req(f"q{i}") for i in range(20)]))
+    assert [(r.text, r.error, r.attempts) for r in results] == [("1", None, 1)] * 20
+
+
+def test_http_client_choice(monkeypatch):
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BUILDDS_TEST_KEY", SECRET)
+    local = "http://127.0.0.1:9/v1"
+    assert OpenAIBackend("m", base_url=local).http_client == "asyncio"
+    assert OpenAIBackend("m", base_url=local, http_client="httpx").http_client == "httpx"
+    mock = httpx.MockTransport(lambda r: httpx.Response(200))
+    assert OpenAIBackend("m", base_url=local, transport=mock).http_client == "httpx"
+    # remote https APIs go through httpx (TLS, odd servers), unless asked otherwise
+    assert OpenAIBackend("m", api_key_env="BUILDDS_TEST_KEY").http_client == "httpx"
+    assert OpenAIBackend("m", api_key_env="BUILDDS_TEST_KEY",
+                         http_client="asyncio").http_client == "asyncio"
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    remote = OpenAIBackend("m", api_key_env="BUILDDS_TEST_KEY")
+    assert remote.http_client == "httpx"  # httpx goes through the proxy
+    with pytest.raises(BuildError):
+        OpenAIBackend("m", base_url=local, http_client="curl")
+    with pytest.raises(BuildError, match="http"):
+        OpenAIBackend("m", base_url="ftp://127.0.0.1/v1")
+    with pytest.raises(BuildError):
+        OpenAIBackend("m", base_url=local, transport=mock, http_client="asyncio")
+    monkeypatch.setenv("BUILDDS_TEST_KEY", SECRET + "\r\nX-Injected: 1")
+    with pytest.raises(BuildError, match="line break") as info:
+        OpenAIBackend("m", base_url=local, api_key_env="BUILDDS_TEST_KEY")
+    assert SECRET not in str(info.value)
+
+
+def test_httpx_transport_retries_after_429():
+    replies = iter([
+        httpx.Response(429, headers={"Retry-After": "0"}, json={"error": {}}),
+        httpx.Response(200, json={"choices": [{"message": {"content": "0"}}]}),
+    ])
+    b = OpenAIBackend("m", base_url="http://model.invalid/v1",
+                      transport=httpx.MockTransport(lambda r: next(replies)))
+    result = asyncio.run(b.complete(req("x")))
+    assert (result.text, result.error, result.attempts) == ("0", None, 2)
+
+
+def _read(chunks: list[bytes]) -> ResponseReader | Reply:
+    """Feeds ``chunks`` one by one; the reply, or the reader if none came."""
+    reader = ResponseReader()
+    for chunk in chunks:
+        reply = reader.feed(chunk)
+        if reply is not None:
+            return reply
+    return reader
+
+
+def _bytewise(data: bytes) -> list[bytes]:
+    return [data[i : i + 1] for i in range(len(data))]
+
+
+def test_response_reader_content_length_and_chunked():
+    plain = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nRetry-After: 3\r\n\r\nhello"
+    assert _read(_bytewise(plain)) == Reply(200, "3", b"hello")
+    chunked = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+               b"4;ext=1\r\nhell\r\n1\r\no\r\n0\r\n\r\n")
+    assert _read(_bytewise(chunked)) == Reply(200, None, b"hello")
+    trailers = chunked[:-2] + b"X-Trailer: 1\r\n\r\n"
+    assert _read([trailers[:-3], trailers[-3:]]) == Reply(200, None, b"hello")
+    interim = b"HTTP/1.1 100 Continue\r\n\r\n" + plain
+    assert _read([interim]) == Reply(200, "3", b"hello")
+    body = gzip.compress(b'{"a": 1}')
+    zipped = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(body)
+    assert _read([zipped + body]) == Reply(200, None, b'{"a": 1}')
+    empty = _read([b"HTTP/1.1 204 No Content\r\n\r\n"])
+    assert empty == Reply(204, None, b"")
+
+
+def test_response_reader_connection_end():
+    reader = _read([b"HTTP/1.0 200 OK\r\n\r\npart one, ", b"part two"])
+    assert isinstance(reader, ResponseReader)
+    assert reader.eof() == Reply(200, None, b"part one, part two")
+    assert reader.keep_alive is False
+    closing = ResponseReader()
+    closing.feed(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+    assert closing.keep_alive is False
+    cut = _read([b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"])
+    with pytest.raises(ConnectionResetError):
+        cut.eof()
+    for bad in (b"SSH-2.0-OpenSSH\r\n\r\n", b"HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n",
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"):
+        with pytest.raises(ProtocolError):
+            _read([bad])
 
 
 # -- resume: a killed run is finished by the next one ---------------------------------------

@@ -70,6 +70,6 @@ class HFBackend(BackendBase):
         started = time.monotonic()
         try:
             text = await asyncio.to_thread(self._generate, request)
-        except Exception as exc:  # one sample failing must not stop the run
+        except Exception as exc:  # noqa: BLE001 - one sample failing must not stop the run
             return ChatResult(text=None, error=f"generation failed: {type(exc).__name__}: {exc}")
         return ChatResult(text=text, latency_s=time.monotonic() - started)

@@ -8,29 +8,47 @@
   tokens are estimated as prompt characters / 2 + ``max_tokens``);
 * retries with exponential backoff and jitter on 429, 500, 502, 503, 504, connection
   errors and timeouts, honouring ``Retry-After`` (seconds or an HTTP date) on 429/503, up
-  to ``max_attempts`` tries (default 6);
+  to ``max_attempts`` tries (default 6); each try is abandoned after ``timeout_s``;
 * every failure ends up in ``ChatResult.error`` — a run never stops for one sample.
+
+HTTP: the backend sends one kind of request (a JSON POST to one URL), so it speaks
+HTTP/1.1 itself on asyncio (:class:`AsyncioClient`: keep-alive connections, Content-Length
+or chunked bodies, TLS): per request it costs about an eighth of httpx's client CPU and under
+half of aiohttp's, and client CPU is what bounds throughput at high concurrency against a
+fast server (benchmarks/bench_eval_throughput.py). httpx is used instead when a proxy is set in
+the environment (``$HTTPS_PROXY`` …), when ``http_client="httpx"``, or when an httpx
+``transport`` is given (e.g. a mock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
-import ssl
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, NamedTuple, Self
+from urllib.parse import urlsplit
 
 import httpx
 
 from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
+from buildds.evaluate.backends.http_transport import (
+    AsyncioClient,
+    Failure,
+    HttpClient,
+    HttpxClient,
+    env_proxy,
+)
 from buildds.httputil import parse_retry_after
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-__all__ = ["DEFAULT_BASE_URL", "OpenAIBackend", "TokenBucket", "parse_retry_after"]
+__all__ = [
+    "DEFAULT_BASE_URL", "HttpClientName", "OpenAIBackend", "TokenBucket", "parse_retry_after",
+]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +57,14 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
 #: never wait longer than this for one Retry-After
 MAX_RETRY_AFTER_S = 300.0
+HttpClientName = Literal["asyncio", "httpx"]
+
+
+def _default_client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> HttpClientName:
+    """asyncio for plain-http endpoints (local servers), httpx for https, proxies and mocks."""
+    if transport is not None or env_proxy(base_url) or urlsplit(base_url).scheme == "https":
+        return "httpx"
+    return "asyncio"
 
 
 class TokenBucket:
@@ -72,23 +98,33 @@ class TokenBucket:
         return (cost - self.level) / self.rate_per_s
 
 
+class _Answer(NamedTuple):
+    """What one successful exchange says: the text, or why there is none."""
+
+    text: str | None
+    error: str | None
+    usage: dict[str, int]
+
+
 @dataclass
 class _LoopState:
-    """What is bound to one event loop: the idle HTTP clients (the queue is also the
-    concurrency bound) and the rate limiter's lock."""
+    """What is bound to one event loop: the HTTP client, the concurrency bound, the rate
+    limiter's lock, and a task that closes the client when the loop shuts down."""
 
     loop: asyncio.AbstractEventLoop
-    idle: asyncio.Queue[httpx.AsyncClient]
-    clients: list[httpx.AsyncClient]
+    http: HttpClient
+    slots: asyncio.Semaphore
     limiter_lock: asyncio.Lock
+    closer: asyncio.Task[None] | None = None
 
 
-class _Failure(Exception):
-    def __init__(self, reason: str, *, retry: bool, retry_after: float | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.retry = retry
-        self.retry_after = retry_after
+async def _close_at_shutdown(http: HttpClient) -> None:
+    """Waits forever; ``asyncio.run`` cancels it on the way out, which closes ``http``
+    while its loop still runs (a runner that reuses the backend never calls aclose)."""
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await http.aclose()
 
 
 class OpenAIBackend(BackendBase):
@@ -111,14 +147,23 @@ class OpenAIBackend(BackendBase):
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 60.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        http_client: HttpClientName | None = None,
     ):
         if concurrency < 1 or max_attempts < 1:
             raise BuildError("concurrency and max_attempts must be at least 1")
+        if http_client not in (None, "asyncio", "httpx"):
+            raise BuildError(f"http_client must be 'asyncio' or 'httpx', got {http_client!r}")
+        if transport is not None and http_client == "asyncio":
+            raise BuildError("an httpx transport needs http_client='httpx'")
         self.model = model
         self.name = f"openai:{model}"
         self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        if urlsplit(self.base_url).scheme not in ("http", "https"):
+            raise BuildError(f"backend {self.name}: the base URL must start with http(s)://")
         self.api_key_env = api_key_env
         self._api_key = os.environ.get(api_key_env) or None
+        if self._api_key and any(c in self._api_key for c in "\r\n\0"):
+            raise BuildError(f"backend {self.name}: ${api_key_env} contains a line break")
         if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
             raise BuildError(
                 f"backend {self.name}: set ${api_key_env} to your API key "
@@ -133,6 +178,8 @@ class OpenAIBackend(BackendBase):
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         self._transport = transport
+        self.http_client: HttpClientName = http_client or _default_client(self.base_url,
+                                                                           transport)
         self._requests_bucket = TokenBucket(rpm, window_s=rate_window_s) if rpm else None
         self._tokens_bucket = TokenBucket(tpm, window_s=rate_window_s) if tpm else None
         self._state: _LoopState | None = None
@@ -173,38 +220,32 @@ class OpenAIBackend(BackendBase):
     def _loop_state(self) -> _LoopState:
         loop = asyncio.get_running_loop()
         if self._state is None or self._state.loop is not loop:
-            # clients and queues belong to one event loop; a new asyncio.run() gets new ones.
-            # One single-connection client per slot: httpcore's shared pool costs
-            # O(connections x waiting requests) per request, which caps throughput at
-            # high concurrency; all clients share one SSL context (loading it is slow).
-            headers = {"Content-Type": "application/json"}
-            if self._api_key:
-                headers["Authorization"] = f"Bearer {self._api_key}"
-            ssl_context = ssl.create_default_context()
-            clients = [
-                httpx.AsyncClient(
-                    base_url=self.base_url,
-                    headers=headers,
-                    timeout=httpx.Timeout(self.timeout_s),
-                    limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
-                    transport=self._transport,
-                    verify=ssl_context,
-                )
-                for _ in range(self.concurrency)
-            ]
-            idle: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
-            for client in clients:
-                idle.put_nowait(client)
-            self._state = _LoopState(loop, idle, clients, asyncio.Lock())
+            # HTTP clients belong to one event loop; a new asyncio.run() gets new ones
+            http = self._make_http_client()
+            slots = asyncio.Semaphore(self.concurrency)
+            self._state = _LoopState(loop, http, slots, asyncio.Lock())
+            self._state.closer = loop.create_task(_close_at_shutdown(http))
         return self._state
+
+    def _make_http_client(self) -> HttpClient:
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        url = f"{self.base_url}/chat/completions"
+        if self.http_client == "httpx":
+            return HttpxClient(url, headers, self.timeout_s, self.concurrency, self._transport)
+        return AsyncioClient(url, headers, self.timeout_s)
 
     async def aclose(self) -> None:
         state, self._state = self._state, None
         if state is not None and state.loop is asyncio.get_running_loop():
-            for client in state.clients:
-                await client.aclose()
+            if state.closer is not None:
+                state.closer.cancel()
+                await asyncio.gather(state.closer, return_exceptions=True)
+            else:  # pragma: no cover - the closer is made with the state
+                await state.http.aclose()
 
-    async def __aenter__(self) -> OpenAIBackend:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -212,17 +253,18 @@ class OpenAIBackend(BackendBase):
 
     # -- the request ---------------------------------------------------------------------
 
-    def _payload(self, request: ChatRequest) -> dict[str, Any]:
+    def _payload(self, request: ChatRequest) -> bytes:
+        """The request body, encoded once for all tries."""
         payload: dict[str, Any] = {
             "model": self.model,
-            "messages": [m.model_dump() for m in request.messages],
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
         }
         if request.temperature is not None:
             payload["temperature"] = request.temperature
         if request.max_tokens is not None:
             payload["max_tokens"] = request.max_tokens
         payload.update(request.extra)
-        return payload
+        return json.dumps(payload, ensure_ascii=False).encode()
 
     def _token_estimate(self, request: ChatRequest) -> float:
         chars = sum(len(m.content) for m in request.messages)
@@ -245,65 +287,63 @@ class OpenAIBackend(BackendBase):
         ceiling = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
         return ceiling / 2 + self._rng.uniform(0, ceiling / 2)
 
-    async def _attempt(self, client: httpx.AsyncClient, payload: dict[str, Any]) -> ChatResult:
-        try:
-            response = await client.post("/chat/completions", json=payload)
-        except httpx.TimeoutException:
-            raise _Failure("timeout", retry=True)
-        except httpx.TransportError as exc:
-            raise _Failure(f"connection error: {type(exc).__name__}", retry=True)
-        status = response.status_code
+    async def _attempt(self, http: HttpClient, body: bytes) -> _Answer:
+        """One try: the answer (or a missing-content error), else :class:`Failure`."""
+        reply = await http.post(body)
+        status = reply.status
         if status != 200:
             retry_after = None
             if status in RETRY_AFTER_STATUSES:
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                retry_after = parse_retry_after(reply.retry_after)
             reason = "rate limited" if status == 429 else f"http {status}"
             if status not in RETRY_STATUSES:
-                reason += f": {response.text[:200]}"
-            raise _Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after)
+                reason += f": {_snippet(reply.body)}"
+            raise Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after)
         try:
-            body = response.json()
-            message = body["choices"][0]["message"]
-            text = message.get("content")
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise _Failure(f"bad response: {response.text[:200]}", retry=False)
-        usage = {
-            k: v for k, v in (body.get("usage") or {}).items() if isinstance(v, int)
-        }
+            data = json.loads(reply.body)
+            text = data["choices"][0]["message"].get("content")
+            usage = {k: v for k, v in (data.get("usage") or {}).items() if isinstance(v, int)}
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise Failure(f"bad response: {_snippet(reply.body)}", retry=False)
         if text is None:
-            return ChatResult(text=None, error="no content in response", usage=usage)
-        return ChatResult(text=text, usage=usage)
+            return _Answer(None, "no content in response", usage)
+        return _Answer(text, None, usage)
+
+    def _retry_wait(self, failure: Failure, attempt: int) -> float:
+        """Seconds before the next try: the server's Retry-After, else backoff."""
+        if failure.retry_after is not None:
+            return min(MAX_RETRY_AFTER_S, failure.retry_after) + self._rng.uniform(0, 0.1)
+        return self._backoff(attempt)
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         state = self._loop_state()
-        payload = self._payload(request)
+        body = self._payload(request)
         started = time.monotonic()
-        failure: _Failure | None = None
+        failure: Failure | None = None
         attempt = 0
-        client = await state.idle.get()
-        try:
+        async with state.slots:
             for attempt in range(1, self.max_attempts + 1):
                 await self._wait_for_rate(state, request)
                 try:
-                    result = await self._attempt(client, payload)
-                except _Failure as exc:
+                    result = await self._attempt(state.http, body)
+                except Failure as exc:
                     failure = exc
                     if not exc.retry or attempt == self.max_attempts:
                         break
-                    wait = self._backoff(attempt)
-                    if exc.retry_after is not None:
-                        wait = min(MAX_RETRY_AFTER_S, exc.retry_after) + self._rng.uniform(0, 0.1)
+                    wait = self._retry_wait(exc, attempt)
                     log.debug(
                         "%s: %s, attempt %d/%d, retrying in %.2fs",
                         self.name, exc.reason, attempt, self.max_attempts, wait,
                     )
                     await asyncio.sleep(wait)
                     continue
-                return result.model_copy(
-                    update={"attempts": attempt, "latency_s": time.monotonic() - started}
+                return ChatResult(
+                    text=result.text,
+                    error=result.error,
+                    usage=result.usage,
+                    attempts=attempt,
+                    latency_s=time.monotonic() - started,
                 )
-        finally:
-            state.idle.put_nowait(client)
         assert failure is not None
         reason = failure.reason
         if failure.retry and attempt > 1:
@@ -315,3 +355,7 @@ class OpenAIBackend(BackendBase):
             latency_s=time.monotonic() - started,
         )
 
+
+def _snippet(body: bytes) -> str:
+    """The start of a response body, for an error message."""
+    return body[:800].decode("utf-8", "replace")[:200]
