@@ -24,7 +24,9 @@ has no training split of its own (``task.cross_fit``): the scored items are spli
 folds by ``task.group_of`` (for jbe: statements of one question stay together) and each fold
 is answered by a baseline fitted on the other folds and ``task.training_items``, so a
 baseline never sees the gold answer of an item it is scored on. Otherwise a baseline is
-fitted on ``task.training_items`` (e.g. the development split) alone. The ``oracle``
+fitted on ``task.training_items`` (e.g. the development split) alone. A task with a
+``baseline_stratum(item)`` method gets one baseline per stratum (appellate-review: one per
+correction target). The ``oracle``
 backend answers each item's reference (``task.reference_answer``): a judge's ceiling.
 
 Judged tasks (``task.judged``: clause-revision, highbar) send ``task.judge_requests`` to
@@ -185,6 +187,45 @@ class _CrossFitted:
                                       on_result=on_result)
 
 
+class _Stratified:
+    """A baseline fitted once per stratum of the training items (``task.baseline_stratum``,
+    e.g. appellate-review's correction target), each item answered by its stratum's model:
+    a baseline never answers a charge question with a prison term."""
+
+    def __init__(self, make: Callable[..., Any], stratum_of: Callable[[Mapping[str, Any]], str],
+                 items_by_id: Mapping[str, Any]):
+        self.make, self.stratum_of, self.items_by_id = make, stratum_of, items_by_id
+        self.models: dict[str, Any] = {}
+        self.name = make(items_by_id=items_by_id).name
+
+    def fit(self, train: Sequence[Mapping[str, Any]]) -> _Stratified:
+        groups: dict[str, list[Mapping[str, Any]]] = {}
+        for it in train:
+            groups.setdefault(self.stratum_of(it), []).append(it)
+        self.models = {}
+        for key in sorted(groups):
+            self.models[key] = self.make(items_by_id=self.items_by_id)
+            self.models[key].fit(groups[key])
+        return self
+
+    def settings(self) -> dict[str, Any]:
+        fits = {k: m.settings() for k, m in self.models.items()}
+        base: dict[str, Any] = next(iter(fits.values()), {})
+        out = {k: v for k, v in base.items() if k not in ("n_train", "answer")}
+        out["n_train"] = sum(int(s.get("n_train") or 0) for s in fits.values())
+        out["strata"] = {k: {"n_train": s.get("n_train"),
+                             **({"answer": s["answer"]} if "answer" in s else {})}
+                         for k, s in fits.items()}
+        return out
+
+    async def complete(self, request: ChatRequest) -> ChatResult:
+        item = self.items_by_id.get(request.sample_id or "")
+        model = self.models.get(self.stratum_of(item)) if item is not None else None
+        if model is None:
+            return ChatResult(text=None, error=f"no training items like {request.sample_id!r}")
+        return await model.complete(request)
+
+
 def _build_backend(spec: str, factory: Callable[..., Any], options: Mapping[str, Any],
                    task: Any, items: Sequence[Mapping[str, Any]],
                    extra_train: Sequence[Mapping[str, Any]],
@@ -197,15 +238,22 @@ def _build_backend(spec: str, factory: Callable[..., Any], options: Mapping[str,
         return backend
     fit_opts = {**opts, **task.baseline_options()}
     label_field = fit_opts.pop("label_field", None)
+    stratum_of = getattr(task, "baseline_stratum", None)
+
+    def make(**kw: Any) -> Any:
+        if stratum_of is not None:
+            return _Stratified(lambda **k: _fitless(factory(spec, **fit_opts, **k), label_field),
+                               stratum_of, kw["items_by_id"])
+        return _fitless(factory(spec, **fit_opts, **kw), label_field)
+
     if task.cross_fit:
-        return _CrossFitted(lambda **kw: _fitless(factory(spec, **fit_opts, **kw), label_field),
-                            items, extra_train, items_by_id, task.group_of,
+        return _CrossFitted(make, items, extra_train, items_by_id, task.group_of,
                             concurrency=int(opts.get("concurrency") or 64),
                             group_name=getattr(task, "group_name", "item"))
     train = list(extra_train)
     if not train:
         raise BuildError(f"{spec}: task {task.name} has no training split to fit on")
-    backend = _fitless(factory(spec, **fit_opts, items_by_id=items_by_id), label_field)
+    backend = make(items_by_id=items_by_id)
     backend.fit(train)
     return backend
 
@@ -394,8 +442,12 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                            **({"judges": list(judges)} if judges else {})}
                 atomic_write_text(run_dir / "metrics.json", _json(metrics))
                 report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings))
-                report.plots += _write_plots(run_dir, lambda m=metrics, t=f"{spec} — {s}-shot":
-                                             the_task.run_plots(m, t))
+                title = f"{spec} — {s}-shot"
+
+                def run_plots(m: dict[str, Any] = metrics, t: str = title) -> Any:
+                    return the_task.run_plots(m, t)
+
+                report.plots += _write_plots(run_dir, run_plots)
     finally:
         if progress is not None:
             progress.stop()

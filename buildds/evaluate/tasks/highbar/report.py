@@ -72,7 +72,7 @@ def highbar_table(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     per_task = {str(e["model"]): e.get("per_task", {}) for e in apps}
     subset = highbar_subset(per_task, max_completers)
     seed = int(apps[0].get("seed", 0)) if apps else 0
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e in apps:
         hb = attempt_pass_rate(per_task[str(e["model"])], subset, seed=seed)
         rows.append({"model": str(e["model"]), "highbar": hb, "metrics": e})
