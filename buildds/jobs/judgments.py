@@ -103,6 +103,8 @@ class JudgmentsReport:
                 + ", ".join(f"{n} {t}" for t, n in self.rows.items()))
         if not self.ok:
             line += f"; VALIDATION FAILED ({len(self.validation['errors'])} errors, not exported)"  # type: ignore[index]
+        elif not done:
+            line += "; nothing to export: no injection could be made (reasons in the report)"
         return line + f" — see {self.out / 'report.md'}"
 
     def as_json(self) -> dict[str, Any]:

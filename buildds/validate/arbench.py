@@ -82,8 +82,10 @@ class ArbenchRowsModel(pa.DataFrameModel):
 
     @pa.dataframe_check
     def json_columns_parse(cls, df: pd.DataFrame) -> pd.Series:  # type: ignore[misc]
-        return (df["gold_correction"].map(_is_json) & df["rationale"].map(_is_json)
-                & df["edits"].map(_is_json))
+        # astype(bool): mapping an empty text column keeps the text dtype
+        return (df["gold_correction"].map(_is_json).astype(bool)
+                & df["rationale"].map(_is_json).astype(bool)
+                & df["edits"].map(_is_json).astype(bool))
 
     class Config:
         strict = False
@@ -138,6 +140,10 @@ class ArbenchValidation:
 def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     frame = pd.DataFrame([dict(r) for r in rows], columns=list(COLUMNS))
     frame["label"] = frame["label"].astype("int64")
+    if frame.empty:  # no values to infer from: give the text columns their declared dtype
+        text = [c for c, f in ArbenchRowsModel.to_schema().columns.items()
+                if str(f.dtype) in ("str", "string", "string[pyarrow]") and c in frame]
+        frame = frame.astype(dict.fromkeys(text, "str"))
     return frame
 
 

@@ -110,6 +110,13 @@ def test_validation_passes_and_names_broken_rows(rows: list[dict[str, object]]) 
     assert "FAILED" in md and str(e3["id"]) in md
 
 
+def test_no_rows_is_valid_not_a_schema_failure() -> None:
+    # e.g. CAIL records (no judgment text): nothing injected is nothing wrong
+    report = validate_arbench([], profile=PROFILE, injected=[])
+    assert report.ok, report.errors
+    assert report.counts["rows"] == 0
+
+
 def test_validation_rejects_non_confusable_e1(rows: list[dict[str, object]]) -> None:
     broken = [dict(r) for r in rows]
     e1 = next(r for r in broken if r["error_type"] == "E1")
