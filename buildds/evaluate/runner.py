@@ -465,6 +465,8 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
         entries, dataset={**dataset_info, "limit": limit})))
     summary = _write_plots(out, lambda: the_task.summary_plots(entries))
     report.plots[:0] = summary
+    for name, text in sorted(the_task.summary_files(entries, out).items()):
+        atomic_write_text(out / name, text)
     manifest = {
         "buildds": __version__,
         "task": the_task.name,

@@ -76,6 +76,14 @@ def test_run_eval_scores_logs_and_escalates(taskset, tmp_path):
     # bad: the c2 dispute cannot flip a pass (c3 fails for both judges) → logged only
     bad = out / "script_bad" / "0shot"
     assert (bad / "escalations.jsonl").read_text(encoding="utf-8") == ""
+    # the lawyer's file: every run's escalations merged, one line per escalation, blind
+    merged = _lines(out / "escalations.jsonl")
+    per_run = [e for run in sorted(out.glob("*/0shot/escalations.jsonl")) for e in _lines(run)]
+    assert sorted(e["escalation_id"] for e in merged) == \
+        sorted({e["escalation_id"] for e in per_run})
+    assert esc[0] in merged
+    merged_text = (out / "escalations.jsonl").read_text(encoding="utf-8")
+    assert "script" not in merged_text and "judge:" not in merged_text
     bad_dis = [d for d in _lines(bad / "disagreements.jsonl") if d["axis"] == "substance"]
     assert [(d["sample"], d["target"], d["escalated"]) for d in bad_dis] == [
         ("t1#run1", "c2", False)]

@@ -21,6 +21,7 @@ Every method is a pure function of its arguments, so the same answers give the s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
@@ -158,4 +159,9 @@ class TaskBase:
 
     def summary_plots(self, entries: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
         """PNG files for the output folder, over every run."""
+        return {}
+
+    def summary_files(self, entries: Sequence[Mapping[str, Any]], out: Path) -> dict[str, str]:
+        """Text files for the output folder, over every run (``out/<slug>/<N>shot/`` holds
+        each entry's run files)."""
         return {}

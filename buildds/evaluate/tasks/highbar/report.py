@@ -186,7 +186,7 @@ def _grading_section(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     lines.append("")
     if pending:
         lines += [(f"> Provisional: {pending} escalated grade(s) await a lawyer's blind review "
-                  "(`escalations.jsonl` in each run folder; record verdicts in the task set's "
+                  "(`escalations.jsonl` here, all runs merged and blind; record verdicts in the task set's "
                   "`reviews.yaml`). Until then a disputed criterion counts as not met."), ""]
     return lines
 

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +182,20 @@ def apply_judgments(items: Sequence[Mapping[str, Any]], records: Sequence[Sample
     return out, files
 
 
+def merge_escalations(paths: Iterable[Path]) -> str:
+    """The escalations of several run files as one JSONL text, one line per escalation id
+    (sorted), whatever application or attempt raised it."""
+    merged: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                merged.setdefault(str(entry["escalation_id"]), entry)
+    return _jsonl([merged[k] for k in sorted(merged)])
+
+
 # --------------------------------------------------------------------------- scoring
 def _attempt(item: Mapping[str, Any], rec: SampleRecord) -> scoring.Attempt:
     p = rec.parsed if isinstance(rec.parsed, Mapping) else _no_answer(item)
@@ -312,6 +326,14 @@ class HighBarTask(TaskBase):
 
     def run_plots(self, metrics: Mapping[str, Any], title: str) -> dict[str, bytes]:
         return {"per_task.png": report.plot_run(metrics, title)}
+
+    def summary_files(self, entries: Sequence[Mapping[str, Any]], out: Path) -> dict[str, str]:
+        """``escalations.jsonl`` for the lawyer: every run's escalations in one blind file —
+        the same answer escalated by two applications once, ordered by escalation id (a hash),
+        nothing saying which application wrote the answer."""
+        return {"escalations.jsonl": merge_escalations(
+            out / str(e["slug"]) / f"{int(e['shots'])}shot" / "escalations.jsonl"
+            for e in entries)}
 
     def summary_plots(self, entries: Sequence[Mapping[str, Any]]) -> dict[str, bytes]:
         if not entries:
