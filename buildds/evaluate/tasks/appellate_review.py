@@ -39,7 +39,6 @@ reasoning process + anomalous judgment", which the seed calls "the most realisti
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +52,12 @@ from buildds.evaluate.prompts import prompt_environment
 from buildds.evaluate.tasks import appellate_review_parse as arp
 from buildds.evaluate.tasks import appellate_review_score as ars
 from buildds.evaluate.tasks.base import TaskBase
+from buildds.evaluate.tasks.export_io import (
+    load_saved,
+    plain_records,
+    read_parquet_rows,
+    state_fingerprint,
+)
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.pipeline import sha256_bytes, sha256_file
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
@@ -183,42 +188,13 @@ class ArData:
         return set()
 
 
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist") and not isinstance(value, str):
-        return value.tolist()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
-def _read_parquet(path: Path) -> list[dict[str, Any]]:
-    import pandas as pd
-
-    try:
-        frame = pd.read_parquet(path, engine="pyarrow")
-    except Exception as exc:  # pyarrow raises several types for a bad file
-        raise ExportError(f"cannot read parquet: {exc}", source=str(path)) from exc
-    return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict(orient="records")]
-
-
 def _from_saved(saved: Path, split: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    try:
-        import datasets
-    except ImportError as exc:  # pragma: no cover - the data extra
-        from buildds.errors import MissingDependency
-
-        raise MissingDependency("datasets", "data") from exc
-    dd = datasets.load_from_disk(str(saved))
+    dd = load_saved(saved)
     if split not in dd:
         raise ExportError(f"the saved dataset has no {split!r} split", source=str(saved))
-    rows = [{k: _plain(v) for k, v in r.items()} for r in dd[split].to_pandas()
-            .to_dict(orient="records")]
-    state = saved / split / "state.json"
-    try:
-        fp = str(json.loads(state.read_text(encoding="utf-8"))["_fingerprint"])
-    except (OSError, KeyError, ValueError):
-        fp = None
-    return rows, {"kind": "dataset", "split": split, "splits": {"test": fp}}
+    rows = plain_records(dd[split].to_pandas())
+    return rows, {"kind": "dataset", "split": split,
+                  "splits": {"test": state_fingerprint(saved / split)}}
 
 
 def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -227,11 +203,11 @@ def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dic
     subtask's rows)."""
     path = Path(path)
     if path.is_file():
-        return _read_parquet(path), {"kind": "parquet", "split": subtask,
+        return read_parquet_rows(path), {"kind": "parquet", "split": subtask,
                                      "test_sha256": sha256_file(path)}
     file = path / "data" / f"{subtask}.parquet"
     if file.is_file():
-        return _read_parquet(file), {"kind": "export", "split": subtask,
+        return read_parquet_rows(file), {"kind": "export", "split": subtask,
                                      "test_sha256": sha256_file(file)}
     saved = path / "dataset" if (path / "dataset" / "dataset_dict.json").is_file() else path
     if (saved / "dataset_dict.json").is_file():

@@ -23,7 +23,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,6 +44,12 @@ from buildds.evaluate.metrics import (
     faithfulness,
 )
 from buildds.evaluate.tasks.base import TaskBase
+from buildds.evaluate.tasks.export_io import (
+    load_saved,
+    plain_records,
+    read_parquet_rows,
+    state_fingerprint,
+)
 from buildds.pipeline import canonical_json, sha256_bytes, sha256_file
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
@@ -184,17 +189,6 @@ class JbeData:
         return {str(r["id"]): r for r in self.test}
 
 
-def _records(df: Any) -> list[dict[str, Any]]:
-    rows = df.to_dict(orient="records")
-    for r in rows:
-        for k, v in list(r.items()):
-            if hasattr(v, "tolist") and not isinstance(v, str):
-                r[k] = v.tolist()
-            elif isinstance(v, float) and math.isnan(v):
-                r[k] = None
-    return rows
-
-
 def _card_fingerprints(card: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if not card.is_file():
@@ -209,23 +203,6 @@ def _card_fingerprints(card: Path) -> dict[str, str]:
     return out
 
 
-def _state_fingerprint(split_dir: Path) -> str | None:
-    state = split_dir / "state.json"
-    try:
-        return str(json.loads(state.read_text(encoding="utf-8"))["_fingerprint"])
-    except (OSError, KeyError, ValueError):
-        return None
-
-
-def _read_parquet(path: Path) -> Any:
-    import pandas as pd
-
-    try:
-        return pd.read_parquet(path, engine="pyarrow")
-    except Exception as exc:  # pyarrow raises several types for a bad file
-        raise ExportError(f"cannot read parquet: {exc}", source=str(path)) from exc
-
-
 def load_jbe_data(path: str | Path) -> JbeData:
     """Load a JBE-QA export. ``path`` is the build/export folder (``data/test.parquet`` and
     ``data/fewshot.parquet``), a ``save_to_disk`` folder (``dataset/``, splits ``test`` and
@@ -236,10 +213,10 @@ def load_jbe_data(path: str | Path) -> JbeData:
             and (path / "export" / "data" / "test.parquet").is_file():
         path = path / "export"
     if path.is_file():
-        test = _records(_read_parquet(path))
+        test = read_parquet_rows(path)
         sibling = path.with_name("fewshot.parquet")
         if sibling.is_file() and sibling != path:
-            fewshot = _records(_read_parquet(sibling))
+            fewshot = read_parquet_rows(sibling)
         else:
             fewshot = [r for r in test if r.get("is_fewshot")]
         fp: dict[str, Any] = {"kind": "parquet", "test_sha256": sha256_file(path)}
@@ -251,8 +228,8 @@ def load_jbe_data(path: str | Path) -> JbeData:
         return JbeData(test, fewshot, fp)
     if (path / "data" / "test.parquet").is_file():
         test_file, few_file = path / "data" / "test.parquet", path / "data" / "fewshot.parquet"
-        test = _records(_read_parquet(test_file))
-        fewshot = (_records(_read_parquet(few_file)) if few_file.is_file()
+        test = read_parquet_rows(test_file)
+        fewshot = (read_parquet_rows(few_file) if few_file.is_file()
                    else [r for r in test if r.get("is_fewshot")])
         fp = {"kind": "export", "test_sha256": sha256_file(test_file)}
         if few_file.is_file():
@@ -263,23 +240,14 @@ def load_jbe_data(path: str | Path) -> JbeData:
         return JbeData(test, fewshot, fp)
     saved = path / "dataset" if (path / "dataset" / "dataset_dict.json").is_file() else path
     if (saved / "dataset_dict.json").is_file():
-        try:
-            import datasets
-        except ImportError as exc:  # pragma: no cover - the data extra
-            from buildds.errors import MissingDependency
-
-            raise MissingDependency("datasets", "data") from exc
-        try:
-            dd = datasets.load_from_disk(str(saved))
-        except Exception as exc:
-            raise ExportError(f"cannot load the saved dataset: {exc}", source=str(saved)) from exc
+        dd = load_saved(saved)
         if "test" not in dd:
             raise ExportError("the saved dataset has no 'test' split", source=str(saved))
-        test = _records(dd["test"].to_pandas())
-        fewshot = (_records(dd["fewshot"].to_pandas()) if "fewshot" in dd
+        test = plain_records(dd["test"].to_pandas())
+        fewshot = (plain_records(dd["fewshot"].to_pandas()) if "fewshot" in dd
                    else [r for r in test if r.get("is_fewshot")])
         fp = {"kind": "dataset",
-              "splits": {s: _state_fingerprint(saved / s) for s in sorted(dd.keys())}}
+              "splits": {s: state_fingerprint(saved / s) for s in sorted(dd.keys())}}
         card = _card_fingerprints(saved.parent / "README.md")
         if card:
             fp["card"] = card

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from buildds.errors import ExportError, MissingDependency
+from buildds.errors import ExportError
+from buildds.evaluate.tasks.export_io import load_saved, state_fingerprint
 from buildds.pipeline import sha256_file
 
 __all__ = ["DEV_SPLIT", "EVAL_SPLIT", "RikaiData", "load_rikai_data"]
@@ -119,31 +120,16 @@ def _from_parquet(eval_file: Path, card: Path) -> tuple[dict[str, list[dict[str,
     return {EVAL_SPLIT: evaluation, DEV_SPLIT: development}, names, fp
 
 
-def _state_fingerprint(split_dir: Path) -> str | None:
-    try:
-        state = json.loads((split_dir / "state.json").read_text(encoding="utf-8"))
-        return str(state["_fingerprint"])
-    except (OSError, KeyError, ValueError):
-        return None
-
-
 def _from_saved(saved: Path) -> tuple[dict[str, list[dict[str, Any]]], list[str] | None,
                                       dict[str, Any]]:
-    try:
-        import datasets
-    except ImportError as exc:  # pragma: no cover - the data extra
-        raise MissingDependency("datasets", "data") from exc
-    try:
-        dd = datasets.load_from_disk(str(saved))
-    except Exception as exc:
-        raise ExportError(f"cannot load the saved dataset: {exc}", source=str(saved)) from exc
+    dd = load_saved(saved)
     if EVAL_SPLIT not in dd:
         raise ExportError(f"the saved dataset has no {EVAL_SPLIT!r} split", source=str(saved))
     splits = {s: dd[s].data.table.to_pylist() if s in dd else []
               for s in (EVAL_SPLIT, DEV_SPLIT)}
     names = _label_names_from_features(dd[EVAL_SPLIT].features.to_dict())
     fp: dict[str, Any] = {"kind": "dataset",
-                          "splits": {s: _state_fingerprint(saved / s) for s in sorted(dd)}}
+                          "splits": {s: state_fingerprint(saved / s) for s in sorted(dd)}}
     card_fp = _card_fingerprints(saved.parent / "README.md")
     if card_fp:
         fp["card"] = card_fp
