@@ -118,10 +118,10 @@ def test_thresholds() -> None:
 
 
 def test_tier_for_amounts_and_conditions() -> None:
-    from buildds.inject_errors.statutes import _with_thresholds
+    from buildds.inject_errors.statutes import with_thresholds
 
     (charge,) = parse_cn_criminal_law(THEFT, charges={"盗窃": [(264, None, None)]})
-    charge = _with_thresholds(charge, parse_cn_thresholds(INTERP)[264])
+    charge = with_thresholds(charge, parse_cn_thresholds(INTERP)[264])
     profile = StatuteProfile(id="t", jurisdiction="cn", law="刑法", version="x", effective_date=date(2024, 3, 1),
                              charges=(charge,))
     assert profile.tier_for("盗窃", amount_yuan=500) is None
