@@ -39,6 +39,13 @@ __all__ = ["eval_cmd"]
               help="Requests per minute limit.")
 @click.option("--tpm", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Tokens per minute limit.")
+@click.option("--send-files", is_flag=True,
+              help="Also send the original documents (highbar) to openai: backends, in the "
+                   "last user message: PDFs as file parts, PNG/JPEG/GIF/WebP as image parts "
+                   "(base64; checked against their sha256; at most 32 MiB a request). Only "
+                   "for endpoints that accept PDF/image inputs; other types (.docx, .txt …) "
+                   "are not sent, their text is in the prompt either way. Answers are cached "
+                   "apart from those without files.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the bootstrap confidence intervals.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the response cache.")
@@ -46,8 +53,8 @@ __all__ = ["eval_cmd"]
 def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[str, ...],
              shots: tuple[int, ...],
              limit: int | None, out: Path, base_url: str | None, api_key_env: str,
-             concurrency: int, rpm: float | None, tpm: float | None, seed: int,
-             no_cache: bool, quiet: bool) -> None:
+             concurrency: int, rpm: float | None, tpm: float | None, send_files: bool,
+             seed: int, no_cache: bool, quiet: bool) -> None:
     """Evaluate models on an exported dataset and write a leaderboard.
 
     DATASET is the export of the task's build: a `buildds jbe` output folder, its
@@ -65,11 +72,13 @@ def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[st
           --out build/eval
       buildds eval build/jbe --model openai:qwen2.5-72b --base-url http://localhost:8000/v1 \\
           --limit 50 --out build/eval-smoke
+      buildds eval tasks/ --task highbar --model openai:gpt-4o --judge openai:gpt-4.1 \\
+          --judge openai:o3 --send-files --out build/highbar
     """
     from buildds.evaluate.runner import run_eval
 
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
-               "rpm": rpm, "tpm": tpm}
+               "rpm": rpm, "tpm": tpm, "send_files": send_files or None}
     try:
         report = run_eval(dataset, task=task, models=list(models), judges=list(judges),
                           shots=sorted(set(shots)), limit=limit, out=out,

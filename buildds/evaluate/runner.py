@@ -59,7 +59,7 @@ __all__ = ["EvalReport", "ModelRun", "model_slug", "run_eval"]
 
 #: options each backend kind accepts (others are dropped for it)
 _OPTIONS_BY_KIND = {
-    "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm"),
+    "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm", "send_files"),
     "hf": ("device",),
 }
 _DEFAULT_OPTIONS = ("concurrency",)

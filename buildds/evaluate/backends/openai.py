@@ -9,7 +9,39 @@
 * retries with exponential backoff and jitter on 429, 500, 502, 503, 504, connection
   errors and timeouts, honouring ``Retry-After`` (seconds or an HTTP date) on 429/503, up
   to ``max_attempts`` tries (default 6); each try is abandoned after ``timeout_s``;
-* every failure ends up in ``ChatResult.error`` — a run never stops for one sample.
+* every failure ends up in ``ChatResult.error`` — a run never stops for one sample;
+* ``send_files=True`` (``buildds eval --send-files``) also sends a request's original files
+  (``ChatRequest.attachments``), see below. Off by default: most OpenAI-compatible servers
+  reject content parts they do not know.
+
+Files (``send_files``). The attachments the Chat Completions API takes as input are added to
+the last user message, whose content becomes a list — the text part first, then one part per
+file in attachment order::
+
+    {"type": "text", "text": "<the prompt>"}
+    {"type": "file", "file": {"filename": "<name>",
+                              "file_data": "data:application/pdf;base64,<bytes>"}}
+    {"type": "image_url", "image_url": {"url": "data:image/png;base64,<bytes>"}}
+
+PDF (``application/pdf``) goes as a ``file`` part: "Chat Completions accepts only PDF files
+as file content parts", as base64 ``file_data`` (a data URL) with a ``filename``
+(https://developers.openai.com/api/docs/guides/file-inputs). PNG, JPEG, GIF and WebP go as
+``image_url`` parts holding a base64 data URL (the Chat Completions API takes images as
+input: https://developers.openai.com/api/docs/guides/images-vision; the part shape is the
+one OpenAI-compatible servers document too, e.g. DeepSeek, OpenRouter). Other types (.docx,
+.odt, .tiff, .txt, .md …) are not sent — their text is already in the prompt — and the
+backend logs once per media type that it leaves them out; which files a request carried
+follows from its attachments' media types, so results get no extra field. A request with
+nothing sendable is sent exactly as without ``send_files``.
+
+The bytes are read from ``Attachment.path`` when the request is sent and checked against
+``Attachment.sha256``; a missing file, a hash mismatch, or files over ``max_file_bytes``
+together (default 32 MiB of raw bytes per request; base64 adds a third on the wire, so
+lower it for a server with a smaller body limit) make a per-sample error naming the file,
+and nothing is sent (``attempts`` 0). The cache keeps answers given with files apart from those given without: with
+``send_files`` the backend's :attr:`~OpenAIBackend.cache_namespace` gains ``+files`` (the
+request's attachments — name, hash, media type — are in the key already). The tokens-per-
+minute estimate counts the text only.
 
 HTTP: the backend sends one kind of request (a JSON POST to one URL), so it speaks
 HTTP/1.1 itself on asyncio (:class:`AsyncioClient`: keep-alive connections, Content-Length
@@ -23,6 +55,8 @@ the environment (``$HTTPS_PROXY`` …), when ``http_client="httpx"``, or when an
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import json
 import logging
 import os
@@ -44,10 +78,11 @@ from buildds.evaluate.backends.http_transport import (
     env_proxy,
 )
 from buildds.httputil import parse_retry_after
-from buildds.schema.evaluation import ChatRequest, ChatResult
+from buildds.schema.evaluation import Attachment, ChatRequest, ChatResult
 
 __all__ = [
-    "DEFAULT_BASE_URL", "HttpClientName", "OpenAIBackend", "TokenBucket", "parse_retry_after",
+    "DEFAULT_BASE_URL", "DEFAULT_MAX_FILE_BYTES", "FILE_MEDIA_TYPES", "IMAGE_MEDIA_TYPES",
+    "FileError", "HttpClientName", "OpenAIBackend", "TokenBucket", "file_parts", "parse_retry_after",
 ]
 
 log = logging.getLogger(__name__)
@@ -58,6 +93,63 @@ RETRY_AFTER_STATUSES = frozenset({429, 503})
 #: never wait longer than this for one Retry-After
 MAX_RETRY_AFTER_S = 300.0
 HttpClientName = Literal["asyncio", "httpx"]
+#: attachments sent as ``{"type": "file"}`` parts (Chat Completions: PDF only)
+FILE_MEDIA_TYPES = frozenset({"application/pdf"})
+#: attachments sent as ``{"type": "image_url"}`` parts
+IMAGE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+#: raw bytes of the files of one request, at most
+DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024
+
+
+class FileError(Exception):
+    """An attachment that cannot be sent; its message is the per-sample error."""
+
+
+def _sendable(attachment: Attachment) -> bool:
+    return attachment.media_type in FILE_MEDIA_TYPES or attachment.media_type in IMAGE_MEDIA_TYPES
+
+
+def _read_attachment(attachment: Attachment, budget: int) -> bytes:
+    """The attachment's bytes, checked against its sha256 and the remaining ``budget``."""
+    where = f"attachment {attachment.name!r}"
+    if not attachment.path:
+        raise FileError(f"{where}: no path to read it from")
+    try:
+        with open(attachment.path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > budget:
+                raise FileError(f"{where}: {size} bytes, over what is left of the "
+                                f"per-request file limit ({budget} bytes; max_file_bytes)")
+            data = fh.read(budget + 1)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise FileError(f"{where}: cannot read the file ({reason})") from exc
+    if len(data) > budget:  # grew since fstat
+        raise FileError(f"{where}: over the per-request file limit ({budget} bytes left)")
+    if hashlib.sha256(data).hexdigest() != attachment.sha256.lower():
+        raise FileError(f"{where}: the file does not match its sha256 (changed since the "
+                        "task set was loaded?); not sent")
+    return data
+
+
+def file_parts(attachments: tuple[Attachment, ...],
+               max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[dict[str, Any]]:
+    """The content parts of the sendable ``attachments`` (see the module doc), in order;
+    raises :class:`FileError` for a missing or changed file or when they are too big."""
+    parts: list[dict[str, Any]] = []
+    budget = max_bytes
+    for attachment in attachments:
+        if not _sendable(attachment):
+            continue
+        data = _read_attachment(attachment, budget)
+        budget -= len(data)
+        url = f"data:{attachment.media_type};base64,{base64.b64encode(data).decode('ascii')}"
+        if attachment.media_type in FILE_MEDIA_TYPES:
+            parts.append({"type": "file", "file": {"filename": attachment.name,
+                                                   "file_data": url}})
+        else:
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
 
 
 def _default_client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> HttpClientName:
@@ -148,9 +240,13 @@ class OpenAIBackend(BackendBase):
         backoff_max_s: float = 60.0,
         transport: httpx.AsyncBaseTransport | None = None,
         http_client: HttpClientName | None = None,
+        send_files: bool = False,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     ):
         if concurrency < 1 or max_attempts < 1:
             raise BuildError("concurrency and max_attempts must be at least 1")
+        if max_file_bytes < 1:
+            raise BuildError(f"max_file_bytes must be positive, got {max_file_bytes}")
         if http_client not in (None, "asyncio", "httpx"):
             raise BuildError(f"http_client must be 'asyncio' or 'httpx', got {http_client!r}")
         if transport is not None and http_client == "asyncio":
@@ -177,6 +273,10 @@ class OpenAIBackend(BackendBase):
         self.timeout_s = timeout_s
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
+        self.send_files = bool(send_files)
+        self.max_file_bytes = max_file_bytes
+        #: media types not sent and already logged as such
+        self._skipped_types: set[str] = set()
         self._transport = transport
         self.http_client: HttpClientName = http_client or _default_client(self.base_url,
                                                                            transport)
@@ -188,6 +288,8 @@ class OpenAIBackend(BackendBase):
     # -- what the manifest and the cache see -------------------------------------------
 
     def settings(self) -> dict[str, Any]:
+        files = ({"send_files": True, "max_file_bytes": self.max_file_bytes}
+                 if self.send_files else {})
         return {
             "backend": "openai",
             "model": self.model,
@@ -198,14 +300,17 @@ class OpenAIBackend(BackendBase):
             "tpm": self.tpm,
             "max_attempts": self.max_attempts,
             "timeout_s": self.timeout_s,
+            **files,
         }
 
     @property
     def cache_namespace(self) -> str:
-        """The same model name on another server is another model."""
+        """The same model name on another server is another model; with ``send_files`` the
+        answers (which may have seen the files) are kept apart: ``openai:<model>+files``."""
+        name = f"{self.name}+files" if self.send_files else self.name
         if self.base_url == DEFAULT_BASE_URL:
-            return self.name
-        return f"{self.name}@{self.base_url}"
+            return name
+        return f"{name}@{self.base_url}"
 
     def __repr__(self) -> str:
         return f"OpenAIBackend(model={self.model!r}, base_url={self.base_url!r})"
@@ -253,18 +358,44 @@ class OpenAIBackend(BackendBase):
 
     # -- the request ---------------------------------------------------------------------
 
-    def _payload(self, request: ChatRequest) -> bytes:
-        """The request body, encoded once for all tries."""
-        payload: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        }
+    def _payload(self, request: ChatRequest, files: list[dict[str, Any]] | None = None) -> bytes:
+        """The request body, encoded once for all tries; ``files`` (content parts) go after
+        the text of the last user message."""
+        messages: list[dict[str, Any]] = [{"role": m.role, "content": m.content}
+                                          for m in request.messages]
+        if files:
+            last = next((m for m in reversed(messages) if m["role"] == "user"), None)
+            if last is None:
+                raise FileError("no user message to attach the files to")
+            last["content"] = [{"type": "text", "text": last["content"]}, *files]
+        payload: dict[str, Any] = {"model": self.model, "messages": messages}
         if request.temperature is not None:
             payload["temperature"] = request.temperature
         if request.max_tokens is not None:
             payload["max_tokens"] = request.max_tokens
         payload.update(request.extra)
         return json.dumps(payload, ensure_ascii=False).encode()
+
+    def _log_skipped(self, request: ChatRequest) -> None:
+        """Says once per media type that such attachments are left out."""
+        for a in request.attachments:
+            if not _sendable(a) and a.media_type not in self._skipped_types:
+                self._skipped_types.add(a.media_type)
+                log.info("%s: attachments of type %s are not sent (Chat Completions takes "
+                         "PDF and PNG/JPEG/GIF/WebP); their text is in the prompt",
+                         self.name, a.media_type)
+
+    async def _body(self, request: ChatRequest) -> bytes:
+        """The body; with ``send_files`` the files are read, checked and encoded off the
+        event loop. Raises :class:`FileError`."""
+        if not self.send_files or not request.attachments:
+            return self._payload(request)
+        self._log_skipped(request)
+        if not any(_sendable(a) for a in request.attachments):
+            return self._payload(request)
+        attachments, limit = request.attachments, self.max_file_bytes
+        return await asyncio.to_thread(
+            lambda: self._payload(request, file_parts(attachments, limit)))
 
     def _token_estimate(self, request: ChatRequest) -> float:
         chars = sum(len(m.content) for m in request.messages)
@@ -317,11 +448,16 @@ class OpenAIBackend(BackendBase):
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         state = self._loop_state()
-        body = self._payload(request)
         started = time.monotonic()
         failure: Failure | None = None
         attempt = 0
         async with state.slots:
+            # inside the bound, so at most ``concurrency`` bodies with files are in memory
+            try:
+                body = await self._body(request)
+            except FileError as exc:
+                return ChatResult(text=None, error=str(exc), attempts=0,
+                                  latency_s=time.monotonic() - started)
             for attempt in range(1, self.max_attempts + 1):
                 await self._wait_for_rate(state, request)
                 try:
