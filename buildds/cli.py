@@ -178,9 +178,9 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
         sys.exit(1)
 
 
-from buildds.commands.contracts import contracts as contracts_command  # noqa: E402
-from buildds.commands.eval import eval_cmd  # noqa: E402
-from buildds.commands.judgments import judgments as judgments_command  # noqa: E402
+from buildds.commands.contracts import contracts as contracts_command
+from buildds.commands.eval import eval_cmd
+from buildds.commands.judgments import judgments as judgments_command
 
 main.add_command(contracts_command)
 main.add_command(eval_cmd)

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 __all__ = [
     "BuildError",
+    "ExportError",
     "ExtractError",
+    "FetchError",
+    "InjectionError",
+    "KeyMismatchError",
+    "MissingDependency",
     "PdfError",
     "TransformError",
-    "KeyMismatchError",
-    "InjectionError",
     "ValidationFailed",
-    "ExportError",
-    "FetchError",
-    "MissingDependency",
 ]
 
 

@@ -49,13 +49,13 @@ from buildds.httputil import parse_retry_after
 from buildds.pipeline import atomic_write_text, sha256_file
 
 __all__ = [
-    "fetch_jbe",
-    "FetchResult",
-    "FetchedFile",
-    "FetchFailure",
-    "default_manifest_path",
     "MIRROR_ENV",
     "USER_AGENT",
+    "FetchFailure",
+    "FetchResult",
+    "FetchedFile",
+    "default_manifest_path",
+    "fetch_jbe",
 ]
 
 log = logging.getLogger(__name__)

@@ -27,19 +27,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 __all__ = [
+    "Cache",
+    "Rejects",
+    "StageStats",
     "atomic_write_bytes",
     "atomic_write_text",
+    "cache_key",
+    "canonical_json",
+    "default_processes",
+    "hash_files",
+    "progress_bar",
+    "run_parallel",
     "sha256_bytes",
     "sha256_file",
-    "cache_key",
-    "hash_files",
-    "canonical_json",
-    "Cache",
-    "StageStats",
-    "Rejects",
-    "run_parallel",
-    "progress_bar",
-    "default_processes",
 ]
 
 T = TypeVar("T")

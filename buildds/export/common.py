@@ -46,8 +46,22 @@ class ExportedDataset:
     def parquet(self, split: str) -> Path:
         return self.out / "data" / f"{split}.parquet"
 
-__all__ = ["ExportedDataset", "write_export", "features_yaml", "feature_kind", "hub_front_matter", "require_data", "quiet_datasets", "card_environment", "render_card",
-           "size_category", "export_inputs", "json_block", "write_parquet", "swap_in"]
+__all__ = [
+    "ExportedDataset",
+    "card_environment",
+    "export_inputs",
+    "feature_kind",
+    "features_yaml",
+    "hub_front_matter",
+    "json_block",
+    "quiet_datasets",
+    "render_card",
+    "require_data",
+    "size_category",
+    "swap_in",
+    "write_export",
+    "write_parquet",
+]
 
 def require_data() -> tuple[Any, Any, Any]:
     try:

@@ -30,8 +30,14 @@ from buildds.schema import (
     Statement,
 )
 
-__all__ = ["booklet_to_xml", "parse_exam_xml", "validate_exam_xml", "safe_parser", "parse_xml",
-           "XSD_NAME"]
+__all__ = [
+    "XSD_NAME",
+    "booklet_to_xml",
+    "parse_exam_xml",
+    "parse_xml",
+    "safe_parser",
+    "validate_exam_xml",
+]
 
 XSD_NAME = "jbe_exam.xsd"
 

@@ -25,6 +25,7 @@ run consecutively) are recorded on the booklet with the page, for the caller to 
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -41,7 +42,7 @@ from buildds.schema import (
     Subject,
 )
 
-__all__ = ["parse_booklet", "to_int", "KATAKANA_LABELS"]
+__all__ = ["KATAKANA_LABELS", "parse_booklet", "to_int"]
 
 STAGE = "booklet"
 KATAKANA_LABELS = "アイウエオカキクケコサシスセソ"
@@ -204,7 +205,7 @@ def _parse_options(text: str) -> list[tuple[int, str]]:
 def _join_block(b: _Block) -> str:
     """Wrapped lines are joined; paragraph breaks (speaker turns, word-list lines) kept."""
     cuts = sorted({0, *b.breaks, len(b.lines)})
-    return "\n".join(join_wrapped(b.lines[a:z]) for a, z in zip(cuts, cuts[1:]) if a < z)
+    return "\n".join(join_wrapped(b.lines[a:z]) for a, z in itertools.pairwise(cuts) if a < z)
 
 
 def _build_question(raw: _RawQuestion, source: str, problems: list[Problem],

@@ -17,8 +17,14 @@ from buildds.errors import ExtractError
 from buildds.pipeline import sha256_file
 from buildds.schema import SUBJECTS, Problem
 
-__all__ = ["ExamFiles", "discover_exam_files", "era_of", "era_fullwidth", "year_of_era",
-           "FIRST_YEAR"]
+__all__ = [
+    "FIRST_YEAR",
+    "ExamFiles",
+    "discover_exam_files",
+    "era_fullwidth",
+    "era_of",
+    "year_of_era",
+]
 
 #: The earliest exam year the parsers know (the seed's range starts here).
 FIRST_YEAR = 2015

@@ -10,7 +10,7 @@ import unicodedata
 
 from buildds.extract.pdf import normalise_spaces
 
-__all__ = ["tidy_japanese", "char_accuracy"]
+__all__ = ["char_accuracy", "tidy_japanese"]
 
 _FULLWIDTH_PUNCT = {
     "(": "（",

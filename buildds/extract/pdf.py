@@ -34,7 +34,7 @@ from buildds.errors import PdfError
 from buildds.extract.sniff import describe
 from buildds.schema import BBox, PdfDocument, PdfLine, PdfPage, PdfWord, Source
 
-__all__ = ["extract_pdf", "open_pdf", "join_wrapped", "normalise_spaces", "is_page_number"]
+__all__ = ["extract_pdf", "is_page_number", "join_wrapped", "normalise_spaces", "open_pdf"]
 
 OcrMode = Literal["auto", "never", "always"]
 

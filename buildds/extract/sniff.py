@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import zipfile
 
-__all__ = ["sniff", "describe"]
+__all__ = ["describe", "sniff"]
 
 def sniff(data: bytes) -> str:
     """What the bytes look like: ``pdf``, ``docx``, ``odt``, ``zip``, ``ole2``, ``png``,

@@ -43,7 +43,7 @@ from buildds.schema import SUBJECTS, Problem
 if TYPE_CHECKING:
     from buildds.jobs.jbe_dataset import DatasetOutcome
 
-__all__ = ["build_jbe", "JbeReport", "build_pair", "code_version"]
+__all__ = ["JbeReport", "build_jbe", "build_pair", "code_version"]
 
 STAGE = "jbe-xml"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -130,7 +130,7 @@ def build_pair(task: PairTask) -> dict[str, Any]:
     except BuildError as exc:
         problems.append(Problem(stage=STAGE, code=type(exc).__name__, message=exc.message,
                                 source=exc.source, page=exc.page))
-    except Exception as exc:  # a bug must not stop the other files; report it in full
+    except Exception as exc:  # noqa: BLE001 - a bug must not stop the other files; reported in full
         tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
         problems.append(Problem(stage=STAGE, code="internal-error",
                                 message=f"unexpected error, please report it: {tb}",

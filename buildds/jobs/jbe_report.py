@@ -28,9 +28,9 @@ def render_markdown(report: JbeReport, data: dict[str, Any] | None = None) -> st
     j = data if data is not None else report.as_json()
     t = j["totals"]
     out = ["# buildds jbe — build report", ""]
-    out += [f"{t['pairs']} booklet/key pairs: {t['xml']} XML files, {t['failed']} failed, "
+    out += [(f"{t['pairs']} booklet/key pairs: {t['xml']} XML files, {t['failed']} failed, "
             f"{t['missing']} missing; {t['questions']} questions, {t['slots']} answer slots, "
-            f"{t['statements']} statements; {t['problems']} problems.", ""]
+            f"{t['statements']} statements; {t['problems']} problems."), ""]
     out += ["## PDF → XML", ""]
     rows = []
     for p in j["pairs"]:
@@ -72,8 +72,8 @@ def render_markdown(report: JbeReport, data: dict[str, Any] | None = None) -> st
         if c["stale"]:
             out += [""] + [f"- STALE {x['origin']} ({x['action']} {x['id']}): {x['message']}"
                            for x in c["stale"]]
-        out += ["", f"Few-shot exemplars (excluded from scoring): "
-                f"{', '.join(d['fewshot_ids']) or '—'}", ""]
+        out += ["", (f"Few-shot exemplars (excluded from scoring): "
+                f"{', '.join(d['fewshot_ids']) or '—'}"), ""]
         out += [f"Dataset fingerprint: `{d['fingerprint']}`", ""]
         if report.dataset is not None and report.dataset.validation_md:
             out += [report.dataset.validation_md.rstrip(), ""]

@@ -10,15 +10,15 @@ Stages import records from ``buildds.schema``; they never redefine them.
 * :mod:`.evaluation` — backend requests/results and scored samples.
 """
 
-from buildds.schema.contracts import *  # noqa: F403
+from buildds.schema.contracts import *
 from buildds.schema.contracts import __all__ as _contracts_all
-from buildds.schema.core import *  # noqa: F403
+from buildds.schema.core import *
 from buildds.schema.core import __all__ as _core_all
-from buildds.schema.evaluation import *  # noqa: F403
+from buildds.schema.evaluation import *
 from buildds.schema.evaluation import __all__ as _evaluation_all
-from buildds.schema.judgments import *  # noqa: F403
+from buildds.schema.judgments import *
 from buildds.schema.judgments import __all__ as _judgments_all
-from buildds.schema.statutes import *  # noqa: F403
+from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
-__all__ = [*_core_all, *_contracts_all, *_judgments_all, *_statutes_all, *_evaluation_all]
+__all__ = [*_core_all, *_contracts_all, *_judgments_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from buildds.schema.core import BBox, Frozen, Problem, Source
 
 __all__ = [
-    "RevisionKind",
-    "Revision",
-    "Comment",
-    "DocBlock",
-    "ContractDocument",
-    "ClauseKind",
     "Clause",
+    "ClauseKind",
+    "Comment",
+    "ContractDocument",
+    "DocBlock",
+    "Revision",
+    "RevisionKind",
 ]
 
 RevisionKind = Literal[
@@ -98,7 +100,7 @@ class ContractDocument(Frozen):
     #: mean OCR confidence (0-100) over OCR'd pages that had text, when any
     ocr_confidence: float | None = None
     #: OCR confidence per OCR'd page (page number → 0-100)
-    ocr_page_confidence: dict[int, float] = {}
+    ocr_page_confidence: dict[int, float] = Field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
     @property

@@ -14,21 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from buildds.schema.core import Frozen, Problem, Source
 
 __all__ = [
-    "ErrorType",
-    "ErrorClass",
-    "SpanEdit",
-    "InjectedJudgment",
-    "InjectionSkip",
     "CUSTODIAL_KINDS",
     "FACTOR_KINDS",
     "ArticleRef",
     "ChargeRef",
+    "ErrorClass",
+    "ErrorType",
     "FactorKind",
+    "InjectedJudgment",
+    "InjectionSkip",
     "Judgment",
     "JudgmentReject",
     "JudgmentRejectReason",
@@ -36,6 +35,7 @@ __all__ = [
     "SentenceKind",
     "SentencingFactor",
     "Span",
+    "SpanEdit",
 ]
 
 
@@ -229,7 +229,7 @@ class InjectedJudgment(Frozen):
     #: {"fine_yuan": 5000}, {"factor": "自首", "article": 67}
     gold_correction: dict[str, object]
     #: why the injected value is wrong: the tier/range it violates, the confusable pair …
-    rationale: dict[str, object] = {}
+    rationale: dict[str, object] = Field(default_factory=dict)
 
 
 class InjectionSkip(Frozen):

@@ -44,8 +44,14 @@ from pydantic import Field, ValidationError
 from buildds.errors import TransformError
 from buildds.schema import Frozen, JbeExclusion, JbeItem
 
-__all__ = ["Correction", "StaleCorrection", "load_corrections", "apply_corrections",
-           "corrections_for", "corrections_digest"]
+__all__ = [
+    "Correction",
+    "StaleCorrection",
+    "apply_corrections",
+    "corrections_digest",
+    "corrections_for",
+    "load_corrections",
+]
 
 Action = Literal["text", "label", "exclude", "instruction"]
 TextField = Literal["question", "theme", "lead_in", "remark"]

@@ -107,7 +107,7 @@ def test_unknown_label_or_missing_split_is_refused(tmp_path: Path) -> None:
 
 
 def test_failure_keeps_the_previous_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import buildds.export.common as common  # every exporter writes through write_export
+    from buildds.export import common  # every exporter writes through write_export
 
     export_revision(split_items(rev_items()), out=tmp_path, fingerprint="1", provenance={})
     before = (tmp_path / "README.md").read_bytes()
