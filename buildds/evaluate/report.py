@@ -20,8 +20,10 @@ __all__ = [
     "SUBJECT_COLUMNS",
     "leaderboard_json",
     "leaderboard_models",
+    "new_figure",
     "plot_confusion",
     "plot_subject_f1",
+    "png_bytes",
     "render_leaderboard_md",
 ]
 
@@ -133,7 +135,8 @@ def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
 
 
 # --------------------------------------------------------------------------- plots
-def _figure(width: float, height: float) -> tuple[Any, Any]:
+def new_figure(width: float, height: float) -> tuple[Any, Any]:
+    """A matplotlib figure on the Agg canvas (no global pyplot state) and its one axes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -142,7 +145,8 @@ def _figure(width: float, height: float) -> tuple[Any, Any]:
     return fig, fig.add_subplot(1, 1, 1)
 
 
-def _png(fig: Any) -> bytes:
+def png_bytes(fig: Any) -> bytes:
+    """The figure as PNG bytes without software/version metadata (same numbers, same bytes)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
@@ -154,7 +158,7 @@ def plot_subject_f1(entries: Sequence[Mapping[str, Any]]) -> bytes:
     series = [(f"{r['model']} ({_shot_name(s).lower()})", m)
               for r in rows for s, m in sorted(r["shots"].items())]
     groups = [*SUBJECT_COLUMNS, "All"]
-    fig, ax = _figure(min(12.0, 6.0 + 0.35 * len(series)), 4.0)
+    fig, ax = new_figure(min(12.0, 6.0 + 0.35 * len(series)), 4.0)
     width = 0.8 / max(1, len(series))
     for j, (label, m) in enumerate(series):
         per = m.get("per_subject", {})
@@ -169,13 +173,13 @@ def plot_subject_f1(entries: Sequence[Mapping[str, Any]]) -> bytes:
     if series:
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def plot_confusion(confusion: Mapping[str, int], title: str) -> bytes:
     """A 2×2 confusion matrix (rows gold, columns predicted; True first)."""
     grid = [[confusion["tp"], confusion["fn"]], [confusion["fp"], confusion["tn"]]]
-    fig, ax = _figure(4.0, 3.6)
+    fig, ax = new_figure(4.0, 3.6)
     ax.imshow(grid, cmap="Blues")
     top = max(1, max(max(r) for r in grid))
     for i in range(2):
@@ -188,4 +192,4 @@ def plot_confusion(confusion: Mapping[str, int], title: str) -> bytes:
     ax.set_ylabel("gold")
     ax.set_title(title, fontsize="small")
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)

@@ -9,7 +9,7 @@
 * details: the 95% bootstrap intervals and the seed's followed-only figures (appendix B.3).
 
 Everything is a pure function of the runs' ``metrics.json``; PNGs use matplotlib's Agg
-canvas without metadata (:func:`buildds.evaluate.report._figure`/``_png``), so the same
+canvas without metadata (:func:`buildds.evaluate.report.new_figure`/``png_bytes``), so the same
 numbers give the same bytes.
 """
 
@@ -144,12 +144,12 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *, title: str, head
 # --------------------------------------------------------------------------- plots
 def plot_confusion_matrix(cm: Mapping[str, Any], title: str) -> bytes:
     """Rows gold, columns predicted (the last column: format not followed)."""
-    from buildds.evaluate.report import _figure, _png
+    from buildds.evaluate.report import new_figure, png_bytes
 
     labels = [_display(x) for x in cm["labels"]]
     cols = [_display(x) for x in cm["columns"]]
     grid = cm["matrix"]
-    fig, ax = _figure(1.6 + 1.0 * len(cols), 1.4 + 0.8 * len(labels))
+    fig, ax = new_figure(1.6 + 1.0 * len(cols), 1.4 + 0.8 * len(labels))
     ax.imshow(grid, cmap="Blues", aspect="auto")
     top = max(1, max((max(r) for r in grid), default=1))
     for i, row in enumerate(grid):
@@ -162,7 +162,7 @@ def plot_confusion_matrix(cm: Mapping[str, Any], title: str) -> bytes:
     ax.set_ylabel("gold")
     ax.set_title(title, fontsize="small")
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def _display(label: str) -> str:
@@ -171,11 +171,11 @@ def _display(label: str) -> str:
 
 def plot_macro_f1(entries: Sequence[Mapping[str, Any]], settings: Sequence[str]) -> bytes:
     """Macro-F1 per model (per setting when several)."""
-    from buildds.evaluate.report import _figure, _png
+    from buildds.evaluate.report import new_figure, png_bytes
 
     rows = _sorted(entries)
     groups = list(settings)
-    fig, ax = _figure(min(12.0, 5.0 + 0.8 * len(groups) + 0.3 * len(rows)), 4.0)
+    fig, ax = new_figure(min(12.0, 5.0 + 0.8 * len(groups) + 0.3 * len(rows)), 4.0)
     width = 0.8 / max(1, len(rows))
     for j, e in enumerate(rows):
         per = e.get("per_setting") or {groups[0]: e}
@@ -189,4 +189,4 @@ def plot_macro_f1(entries: Sequence[Mapping[str, Any]], settings: Sequence[str])
     if rows:
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)

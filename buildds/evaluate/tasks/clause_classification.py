@@ -363,12 +363,12 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
 
 def plot_label_counts(metrics: Mapping[str, Any], title: str) -> bytes:
     """Items by number of labels: gold vs predicted (over-labelling shows on the right)."""
-    from buildds.evaluate.report import _figure, _png
+    from buildds.evaluate.report import new_figure, png_bytes
 
     dist = metrics.get("label_count_distribution", {})
     gold, pred = dist.get("gold", {}), dist.get("predicted", {})
     ks = sorted({int(k) for k in [*gold, *pred]})
-    fig, ax = _figure(6.0, 3.6)
+    fig, ax = new_figure(6.0, 3.6)
     ax.bar([k - 0.2 for k in ks], [gold.get(str(k), 0) for k in ks], width=0.4, label="gold")
     ax.bar([k + 0.2 for k in ks], [pred.get(str(k), 0) for k in ks], width=0.4,
            label="predicted")
@@ -378,7 +378,7 @@ def plot_label_counts(metrics: Mapping[str, Any], title: str) -> bytes:
     ax.set_title(title, fontsize="small")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
@@ -386,7 +386,7 @@ def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from buildds.evaluate.report import _png
+    from buildds.evaluate.report import png_bytes
 
     runs = _ranked(entries)
     names = [f"{e['model']} ({shot_name(int(e['shots'])).lower()})" for e in runs]
@@ -409,7 +409,7 @@ def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
     bx.set_xticks(range(len(runs)), names, rotation=30, ha="right", fontsize="small")
     bx.set_title("hallucinated labels (count)")
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 # --------------------------------------------------------------------------- task object

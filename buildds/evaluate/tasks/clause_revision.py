@@ -450,10 +450,10 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
 
 def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     """Aspect scores with 95% intervals: the judges' mean and each judge."""
-    from buildds.evaluate.report import _figure, _png
+    from buildds.evaluate.report import new_figure, png_bytes
 
     series = [("mean", metrics), *sorted((metrics.get("per_judge") or {}).items())]
-    fig, ax = _figure(7.0, 3.8)
+    fig, ax = new_figure(7.0, 3.8)
     width = 0.8 / len(series)
     keys = (*ASPECTS, "overall")
     for j, (name, block) in enumerate(series):
@@ -469,7 +469,7 @@ def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     ax.set_title(title, fontsize="small")
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
@@ -477,7 +477,7 @@ def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from buildds.evaluate.report import _png
+    from buildds.evaluate.report import png_bytes
 
     settings = sorted({int(e["shots"]) for e in entries})
     fig = Figure(figsize=(7.0 * len(settings), 4.2), dpi=100)
@@ -496,7 +496,7 @@ def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
         ax.set_title(shot_name(shots))
         ax.legend(fontsize="x-small")
     fig.tight_layout()
-    return _png(fig)
+    return png_bytes(fig)
 
 
 # --------------------------------------------------------------------------- task object

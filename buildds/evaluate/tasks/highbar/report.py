@@ -20,10 +20,10 @@ timestamps.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from buildds.evaluate.report import new_figure, png_bytes
 from buildds.evaluate.tasks.base import md_cell
 from buildds.evaluate.tasks.highbar.scoring import (
     RUNS,
@@ -249,27 +249,11 @@ def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
 
 
 # --------------------------------------------------------------------------- plots
-def _figure(width: float, height: float) -> tuple[Any, Any]:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig, fig.add_subplot(1, 1, 1)
-
-
-def _png(fig: Any) -> bytes:
-    buf = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
-
-
 def plot_highbar(entries: Sequence[Mapping[str, Any]]) -> bytes:
     """Bars: each application's High Bar pass rate with its 95% interval."""
     table = highbar_table(entries)
     rows = table["rows"]
-    fig, ax = _figure(min(12.0, 4.0 + 0.8 * len(rows)), 4.0)
+    fig, ax = new_figure(min(12.0, 4.0 + 0.8 * len(rows)), 4.0)
     values = [100 * float(r["highbar"]["pass_rate"] or 0.0) for r in rows]
     cis = [r["highbar"]["ci"] or [0.0, 0.0] for r in rows]
     low = [v - 100 * c[0] for v, c in zip(values, cis, strict=True)]
@@ -279,7 +263,8 @@ def plot_highbar(entries: Sequence[Mapping[str, Any]]) -> bytes:
     ax.set_ylim(0, 100)
     ax.set_ylabel("pass rate (%)")
     ax.set_title(f"The High Bar: {len(table['subset'])} tasks × {len(RUNS)} runs")
-    return _png(fig)
+    fig.tight_layout()
+    return png_bytes(fig)
 
 
 def plot_form(entries: Sequence[Mapping[str, Any]]) -> bytes:
@@ -287,7 +272,7 @@ def plot_form(entries: Sequence[Mapping[str, Any]]) -> bytes:
     table = highbar_table(entries)
     rows = table["rows"]
     rubrics = _rubrics(rows)
-    fig, ax = _figure(min(12.0, 5.0 + 0.5 * len(rows) * max(1, len(rubrics))), 4.0)
+    fig, ax = new_figure(min(12.0, 5.0 + 0.5 * len(rows) * max(1, len(rubrics))), 4.0)
     width = 0.8 / max(1, len(rows))
     for j, r in enumerate(rows):
         form = r["metrics"].get("form", {})
@@ -300,14 +285,15 @@ def plot_form(entries: Sequence[Mapping[str, Any]]) -> bytes:
     ax.set_title("Form (not combined with substance)")
     if rows:
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return _png(fig)
+    fig.tight_layout()
+    return png_bytes(fig)
 
 
 def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     """Bars: criteria met per task and run for one application."""
     per_task = metrics.get("per_task", {})
     tasks = sorted(per_task)
-    fig, ax = _figure(min(12.0, 4.0 + 0.7 * len(tasks)), 4.0)
+    fig, ax = new_figure(min(12.0, 4.0 + 0.7 * len(tasks)), 4.0)
     width = 0.8 / len(RUNS)
     for j, run in enumerate(RUNS):
         vals = []
@@ -321,4 +307,5 @@ def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     ax.set_ylabel("criteria met (%)")
     ax.set_title(title, fontsize="small")
     ax.legend(fontsize="small")
-    return _png(fig)
+    fig.tight_layout()
+    return png_bytes(fig)
