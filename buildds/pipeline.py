@@ -35,6 +35,7 @@ __all__ = [
     "cache_key",
     "canonical_json",
     "default_processes",
+    "expand_names",
     "hash_files",
     "progress_bar",
     "run_parallel",
@@ -94,13 +95,29 @@ def canonical_json(obj: Any) -> str:
 
 def hash_files(root: str | Path, names: Sequence[str]) -> str:
     """A short hash of the named files under ``root`` (names included; a missing file
-    counts as empty): the code version of a stage, so editing its code invalidates its cache."""
+    counts as empty): the code version of a stage, so editing its code invalidates its cache.
+
+    A name with a wildcard (``extract/ocr*.py``) stands for the files it matches, in sorted
+    order, so a module split into several does not fall out of the code version."""
     h = hashlib.sha256()
-    for rel in names:
+    for rel in expand_names(root, names):
         path = Path(root) / rel
         h.update(rel.encode())
         h.update(path.read_bytes() if path.exists() else b"")
     return h.hexdigest()[:16]
+
+
+def expand_names(root: str | Path, names: Sequence[str]) -> list[str]:
+    """``names`` with each wildcard pattern replaced by the sorted files it matches under
+    ``root`` (as POSIX paths relative to it); plain names are kept as they are."""
+    out: list[str] = []
+    for rel in names:
+        if any(c in rel for c in "*?["):
+            out += sorted(p.relative_to(root).as_posix() for p in Path(root).glob(rel)
+                          if p.is_file())
+        else:
+            out.append(rel)
+    return out
 
 
 def cache_key(stage: str, version: str, inputs: Sequence[str], options: dict[str, Any]) -> str:

@@ -27,29 +27,32 @@ A document with no text at all (a blank page, an image without text) raises
 ``ExtractError("no text found (…)")`` naming the file.
 
 :func:`read_documents` reads many files and never stops on a bad one: each failure becomes a
-:class:`Problem` with the file (and page, when one page is at fault).
+
+The reader is split by input kind: :mod:`~buildds.extract.contracts_filetype` (supported
+suffixes, bytes checked against the name), :mod:`~buildds.extract.contracts_pdf` (text and
+scanned PDFs), :mod:`~buildds.extract.contracts_image` (images → OCR blocks),
+:mod:`~buildds.extract.contracts_odt` (LibreOffice conversion),
+:mod:`~buildds.extract.contracts_ocr_pool` (the pool of ``read_documents(jobs > 1)``),
+:mod:`~buildds.extract.contracts_confidence` and :mod:`~buildds.extract.contracts_errors`.
+The public names (and ``_soffice``) stay importable from here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import statistics
-import subprocess
-import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from buildds.errors import BuildError, ExtractError, MissingDependency
+# the noqa'd names are re-exported: callers knew them from here before the split
+from buildds.extract.contracts_confidence import LOW_CONFIDENCE
+from buildds.extract.contracts_errors import _error, _failure
+from buildds.extract.contracts_filetype import IMAGE_SUFFIXES, SUPPORTED_SUFFIXES, _load
+from buildds.extract.contracts_image import _read_image
+from buildds.extract.contracts_ocr_pool import _read_batch
+from buildds.extract.contracts_odt import ODT_TIMEOUT, _read_odt, _soffice  # noqa: F401
+from buildds.extract.contracts_pdf import MIN_TEXT_CHARS, _read_pdf  # noqa: F401
 from buildds.extract.sniff import sniff
-from buildds.schema import PdfDocument, PdfLine, PdfPage, Problem, Source
-from buildds.schema.contracts import ContractDocument, DocBlock
-
-if TYPE_CHECKING:
-    from buildds.extract.ocr import OcrPage
+from buildds.schema import Problem
+from buildds.schema.contracts import ContractDocument
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -59,251 +62,6 @@ __all__ = [
     "read_documents",
     "sniff",
 ]
-
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
-SUPPORTED_SUFFIXES = (".docx", ".pdf", ".odt") + IMAGE_SUFFIXES
-#: an OCR'd page whose mean word confidence is below this gets a warning Problem
-LOW_CONFIDENCE = 60.0
-#: a PDF page with fewer printable characters than this has no text layer (as in pdf.py)
-MIN_TEXT_CHARS = 8
-#: seconds LibreOffice may take to convert one .odt
-ODT_TIMEOUT = 120
-
-_ODT_HINT = ("cannot read .odt without LibreOffice: apt-get install libreoffice-writer-nogui "
-             "(or convert the file to .docx)")
-
-
-def _error(message: str, name: str, code: str, page: int | None = None) -> ExtractError:
-    exc = ExtractError(message, source=name, page=page)
-    exc.code = code  # type: ignore[attr-defined]
-    return exc
-
-
-_LOOKS_LIKE = {
-    "pdf": "a PDF (rename it .pdf)",
-    "docx": "a Word .docx (rename it .docx)",
-    "odt": "an OpenDocument .odt (rename it .odt)",
-    "zip": "a ZIP archive that is not a Word document (no word/document.xml)",
-    "ole2": "an old binary Office file (.doc/.xls) or a password-protected Office file; "
-            "save it as an unprotected .docx",
-    "png": "a PNG image", "jpeg": "a JPEG image", "tiff": "a TIFF image", "gif": "a GIF image",
-    "bmp": "a BMP image", "webp": "a WebP image",
-    "html": "HTML/XML (an error page saved instead of the file?)",
-    "text": "plain text",
-    "empty": "an empty file (0 bytes)",
-    "binary": "unrecognised binary data",
-}
-_IMAGE_KINDS = {"png", "jpeg", "tiff", "gif", "bmp", "webp"}
-_EXPECTED = {".pdf": {"pdf"}, ".docx": {"docx"}, ".odt": {"odt"}}
-
-
-def _check_kind(suffix: str, kind: str, name: str) -> None:
-    if kind == "empty":
-        raise _error("file is empty (0 bytes)", name, "empty_file")
-    expected = _IMAGE_KINDS if suffix in IMAGE_SUFFIXES else _EXPECTED[suffix]
-    if kind not in expected:
-        what = {".pdf": "a PDF", ".docx": "a Word .docx", ".odt": "an OpenDocument .odt"}.get(
-            suffix, "an image")
-        raise _error(f"named {suffix} but not {what}: the file looks like {_LOOKS_LIKE[kind]}",
-                     name, "wrong_file_type")
-
-
-# --------------------------------------------------------------------------- readers
-def _mean(values: Iterable[float]) -> float | None:
-    vals = list(values)
-    return round(statistics.fmean(vals), 2) if vals else None
-
-
-def _low_confidence(pages: dict[int, float], lang: str, name: str) -> list[Problem]:
-    return [
-        Problem(stage="extract", code="ocr_low_confidence", severity="warning", source=name,
-                page=page,
-                message=f"OCR confidence {conf:.1f} is below {LOW_CONFIDENCE:.0f} (lang {lang}): "
-                        "the text may be wrong (wrong language, rotated or poor scan)")
-        for page, conf in sorted(pages.items()) if conf < LOW_CONFIDENCE
-    ]
-
-
-@dataclass
-class _PdfPlan:
-    """A PDF after its text pass: what is left is OCRing ``ocr_pages`` and assembling."""
-
-    path: Path
-    name: str
-    password: str | None
-    ocr_lang: str
-    doc: PdfDocument
-    wanted: list[int]
-    raw: dict[int, list[PdfLine]]
-    scan: bool
-    to_ocr: list[int]
-    ocr_pages: list[int]
-    problems: list[Problem]
-
-
-def _plan_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
-              pages: Sequence[int] | None) -> _PdfPlan:
-    from buildds.extract.pdf import extract_pdf
-
-    doc = extract_pdf(path, source_path=name, password=password, ocr="never")
-    total = len(doc.pages)
-    wanted = sorted(set(pages)) if pages else list(range(1, total + 1))
-    for p in wanted:
-        if not 1 <= p <= total:
-            raise _error(f"no such page (the PDF has {total})", name, "bad_page", page=p)
-    raw = {pg.number: list(pg.lines) + list(pg.furniture) for pg in doc.pages}
-    textless = [n for n, lines in raw.items() if sum(len(ln.text) for ln in lines) < MIN_TEXT_CHARS]
-    scan = len(textless) == total
-    problems: list[Problem] = []
-    if pages:
-        problems.append(Problem(stage="extract", code="pages_subset", severity="warning",
-                                source=name, message=f"only page(s) {wanted} of {total} read"))
-    to_ocr = [n for n in wanted if n in textless]
-    if to_ocr and not ocr:
-        if scan:
-            raise _error("no text found (the PDF has no text layer and OCR is off)", name,
-                         "no_text")
-        problems.append(Problem(stage="extract", code="page_without_text", severity="warning",
-                                source=name, message=f"page(s) {to_ocr} have no text layer and "
-                                "were not OCR'd"))
-    return _PdfPlan(path=path, name=name, password=password, ocr_lang=ocr_lang, doc=doc,
-                    wanted=wanted, raw=raw, scan=scan, to_ocr=to_ocr,
-                    ocr_pages=to_ocr if ocr else [], problems=problems)
-
-
-def _finish_pdf(plan: _PdfPlan, results: dict[int, OcrPage]) -> ContractDocument:
-    """Assemble the document from the text pass and the OCR'd pages (``{page: OcrPage}`` in
-    the order of ``plan.ocr_pages``)."""
-    from buildds.extract.pdf import _reading_order, _split_furniture
-    from buildds.transform.clauses import blocks_from_pdf
-
-    doc, name, ocr_lang = plan.doc, plan.name, plan.ocr_lang
-    raw = dict(plan.raw)
-    confidences: dict[int, float] = {}
-    for n, page in results.items():
-        raw[n] = list(page.lines)
-        confidences[n] = page.confidence
-    kept = [pg for pg in doc.pages if pg.number in plan.wanted]
-    split = _split_furniture([_reading_order(raw[pg.number]) for pg in kept],
-                             [pg.height for pg in kept])
-    new_pages = tuple(
-        PdfPage(number=pg.number, width=pg.width, height=pg.height, lines=tuple(body),
-                furniture=tuple(furniture), ocr=pg.number in confidences,
-                ocr_confidence=confidences.get(pg.number))
-        for pg, (body, furniture) in zip(kept, split, strict=True)
-    )
-    pdf = PdfDocument(source=doc.source, pages=new_pages)
-    blocks = blocks_from_pdf(pdf)
-    if not blocks:
-        why = (f"the PDF has no text layer and OCR ({ocr_lang}) found no text on "
-               f"{len(plan.to_ocr)} page(s)" if plan.scan else "the PDF's pages have no body text")
-        raise _error(f"no text found ({why})", name, "no_text")
-    problems = plan.problems + _low_confidence(confidences, ocr_lang, name)
-    read_conf = {n: c for n, c in confidences.items() if raw[n]}
-    return ContractDocument(source=doc.source, format="scan" if plan.scan else "pdf",
-                            blocks=tuple(blocks), pages=len(doc.pages),
-                            ocr_confidence=_mean(read_conf.values()),
-                            ocr_page_confidence={n: round(c, 1) for n, c in
-                                                 sorted(confidences.items())},
-                            problems=tuple(problems))
-
-
-def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
-              processes: int | None, pages: Sequence[int] | None) -> ContractDocument:
-    plan = _plan_pdf(path, name, password=password, ocr=ocr, ocr_lang=ocr_lang, pages=pages)
-    results: dict[int, OcrPage] = {}
-    if plan.ocr_pages:
-        from buildds.extract.ocr import ocr_pdf_pages
-
-        results = ocr_pdf_pages(path, plan.ocr_pages, lang=ocr_lang, processes=processes,
-                                password=password, source_path=name)
-    return _finish_pdf(plan, results)
-
-
-def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: str,
-                  pages: Sequence[int] | None) -> ContractDocument:
-    """Assemble an image's document from its OCR'd frames (all of them, in frame order)."""
-    problems: list[Problem] = []
-    if pages:
-        results = [r for n, r in enumerate(results, start=1) if n in set(pages)]
-        problems.append(Problem(stage="extract", code="pages_subset", severity="warning",
-                                source=name, message=f"only frame(s) {sorted(set(pages))} read"))
-    blocks: list[DocBlock] = []
-    confidences: dict[int, float] = {}
-    for frame in results:
-        confidences[frame.page] = frame.confidence
-        for line in frame.lines:
-            blocks.append(DocBlock(index=len(blocks), text=line.text, page=frame.page,
-                                   bbox=line.bbox, source_index=len(blocks)))
-    if not blocks:
-        raise _error(f"no text found (OCR with {ocr_lang} read no text in the image)", name,
-                     "no_text")
-    problems += _low_confidence(confidences, ocr_lang, name)
-    read_conf = [c for r in results if r.lines for c in [r.confidence]]
-    return ContractDocument(source=Source(path=name, sha256=hashlib.sha256(data).hexdigest()),
-                            format="image", blocks=tuple(blocks), pages=len(confidences),
-                            ocr_confidence=_mean(read_conf),
-                            ocr_page_confidence={n: round(c, 1) for n, c in
-                                                 sorted(confidences.items())},
-                            problems=tuple(problems))
-
-
-def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
-                pages: Sequence[int] | None) -> ContractDocument:
-    from buildds.extract.ocr import ocr_image_pages
-
-    results = ocr_image_pages(path, lang=ocr_lang, processes=processes, source_path=name,
-                              detect_orientation=True)
-    return _finish_image(name, data, results, ocr_lang=ocr_lang, pages=pages)
-
-
-def _soffice() -> str | None:
-    return shutil.which("soffice") or shutil.which("libreoffice")
-
-
-def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
-    from buildds.extract.docx import extract_docx
-
-    exe = _soffice()
-    if exe is None:
-        raise _error(_ODT_HINT, name, "missing_dependency")
-    with tempfile.TemporaryDirectory(prefix="buildds-odt-") as tmp:
-        src = Path(tmp) / "in.odt"  # an ASCII name: soffice mishandles some paths
-        src.write_bytes(data)
-        out = Path(tmp) / "out"
-        env = dict(os.environ, HOME=tmp)  # its own profile: no clash with a running soffice
-        cmd = [exe, "--headless", "--norestore", f"-env:UserInstallation=file://{tmp}/profile",
-               "--convert-to", "docx", "--outdir", str(out), str(src)]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, timeout=ODT_TIMEOUT, env=env,
-                                  check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise _error(f"LibreOffice took more than {ODT_TIMEOUT} s to convert the .odt", name,
-                         "odt_conversion") from exc
-        converted = out / "in.docx"
-        if proc.returncode != 0 or not converted.exists():
-            detail = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip()[-300:]
-            raise _error(f"LibreOffice could not convert the .odt to .docx "
-                         f"(exit {proc.returncode}: {detail or 'no output'})", name,
-                         "odt_conversion")
-        doc = extract_docx(converted, source_path=name)
-    return doc.model_copy(update={
-        "format": "odt", "source": Source(path=name, sha256=hashlib.sha256(data).hexdigest())})
-
-
-def _load(path: Path, name: str) -> tuple[str, bytes]:
-    """The file's (normalised) suffix and bytes, after checking they agree."""
-    suffix = path.suffix.lower().rstrip()
-    if suffix not in SUPPORTED_SUFFIXES:
-        shown = f"'{suffix}'" if suffix else "(no extension)"
-        raise _error(f"unsupported file type {shown} (supported: "
-                     f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _error(f"cannot read file ({exc.strerror or exc})", name, "unreadable") from exc
-    _check_kind(suffix, sniff(data), name)
-    return suffix, data
 
 
 def read_document(
@@ -352,20 +110,6 @@ def read_document(
     return doc
 
 
-def _code(exc: BaseException) -> str:
-    code = getattr(exc, "code", None)
-    if isinstance(code, str):
-        return code
-    if isinstance(exc, MissingDependency):
-        return "missing_dependency"
-    message = str(exc).lower()
-    if "password" in message or "encrypted" in message:
-        return "encrypted"
-    if isinstance(exc, BuildError):
-        return "unreadable"
-    return "internal_error"
-
-
 def _read_one(path: Path, name: str, kwargs: dict[str, object]
               ) -> tuple[ContractDocument | None, list[Problem]]:
     try:
@@ -373,17 +117,6 @@ def _read_one(path: Path, name: str, kwargs: dict[str, object]
     except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
         return None, [_failure(exc, name)]
     return doc, list(doc.problems)
-
-
-def _failure(exc: BaseException, name: str) -> Problem:
-    """The error Problem for a file that could not be read."""
-    if isinstance(exc, BuildError):
-        message, code = exc.message, _code(exc)
-    else:
-        message, code = f"unexpected {type(exc).__name__}: {exc}", "internal_error"
-    source = getattr(exc, "source", None) or name
-    return Problem(stage="extract", code=code, message=message, source=source,
-                   page=getattr(exc, "page", None))
 
 
 def read_documents(
@@ -429,150 +162,7 @@ def read_documents(
     yield from _read_batch([named(item) for item in paths], jobs, kwargs)
 
 
-#: stands for a frame that was not asked for (``pages``); _finish_image drops it unread
-_UNREAD: Any = None
 def _file_options(kwargs: dict[str, object], name: str) -> dict[str, object]:
     """The options for one file: a callable ``ocr_lang`` is asked with the file's name."""
     lang = kwargs.get("ocr_lang")
     return dict(kwargs, ocr_lang=lang(name)) if callable(lang) else kwargs
-
-
-_BATCH_OPTIONS = frozenset({"password", "ocr_lang", "processes", "ocr", "pages"})
-
-
-@dataclass
-class _Entry:
-    """One file of a parallel batch: read already (``doc``/``problem``), read whole by a
-    worker (``whole``), or waiting for its OCR pages (``finish`` once ``ocr`` is complete)."""
-
-    path: Path
-    name: str
-    doc: ContractDocument | None = None
-    problem: Problem | None = None
-    whole: Any = None
-    finish: Callable[[dict[int, OcrPage]], ContractDocument] | None = None
-    ocr: dict[int, Any] = field(default_factory=dict)  # page -> Future[OcrPage]
-
-
-def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[float, Any]]) -> None:
-    """Phase 1 (this process): classify the file; read what needs no OCR, list the OCR page
-    tasks ``(pixels, task)`` of a scan or image and set ``entry.finish``."""
-    from buildds.extract import ocr as ocr_mod
-
-    path, name = entry.path, entry.name
-    ocr_lang = str(kwargs.get("ocr_lang", "jpn+eng"))
-    ocr = bool(kwargs.get("ocr", True))
-    password = kwargs.get("password")
-    pages = kwargs.get("pages")
-    suffix, data = _load(path, name)
-    if suffix == ".pdf":
-        plan = _plan_pdf(path, name, password=password, ocr=ocr,  # type: ignore[arg-type]
-                         ocr_lang=ocr_lang, pages=pages)  # type: ignore[arg-type]
-        if plan.ocr_pages:
-            dpi = ocr_mod.DEFAULT_DPI
-            job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, dpi, True, name, 0)
-            sizes = {pg.number: pg.width * pg.height * (dpi / 72) ** 2 for pg in plan.doc.pages}
-            for n in plan.ocr_pages:
-                tasks.append((sizes[n], (entry, n, (job, "pdf", str(path), n, password))))
-        entry.finish = lambda results: _finish_pdf(
-            plan, {n: results[n] for n in plan.ocr_pages})
-    elif suffix in IMAGE_SUFFIXES:
-        if not ocr:
-            raise _error("no text found (an image needs OCR and OCR is off)", name, "no_text")
-        ocr_mod.check_tesseract(ocr_lang)
-        frames, image_dpi = ocr_mod._image_frames(path, name)
-        job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, image_dpi, True, name, 0)
-        wanted = set(pages) if pages else None  # type: ignore[call-overload]
-        numbers = [n for n in range(1, len(frames) + 1) if wanted is None or n in wanted]
-        for n in numbers:
-            width, height = frames[n - 1].size
-            tasks.append((width * height, (entry, n, (job, "image", str(path), n, None))))
-        count = len(frames)
-        del frames  # the workers load their frame themselves
-        # frames not asked for are not read; _finish_image drops them anyway
-        entry.finish = lambda results: _finish_image(
-            name, data, [results.get(n, _UNREAD) for n in
-                         range(1, count + 1)], ocr_lang=ocr_lang,
-            pages=pages)  # type: ignore[arg-type]
-    else:
-        entry.whole = True  # .docx / .odt: read whole by a worker
-
-
-def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, object]
-                ) -> Iterator[tuple[Path, ContractDocument | None, list[Problem]]]:
-    """``read_documents(..., jobs > 1)``: one process pool for the whole batch.
-
-    Phase 1 (here): every file is checked and classified; text-layer PDFs are read here (their
-    textless pages, if any, become OCR tasks), scans and images become one task per page.
-    Phase 2: a pool of ``jobs`` processes reads .docx/.odt files whole and OCRs the pages of all
-    documents, largest pages first (longest-processing-time order by pixel count) so the workers
-    finish together; a worker renders its PDF page itself (pdfium is not thread-safe, and never
-    runs in a thread here). Phase 3 (here): each document is assembled as
-    :func:`read_document` does, and yielded in input order as soon as its pages are done."""
-    import concurrent.futures as cf
-    import multiprocessing
-
-    from buildds.extract import ocr as ocr_mod
-
-    unknown = set(kwargs) - _BATCH_OPTIONS
-    if unknown:
-        raise TypeError(f"read_documents() got unexpected option(s) {sorted(unknown)}")
-    entries = [_Entry(path, name) for path, name in items]
-    tasks: list[tuple[float, Any]] = []
-    for entry in entries:
-        try:
-            _plan_entry(entry, _file_options(kwargs, entry.name), tasks)
-        except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-            entry.problem = _failure(exc, entry.name)
-            entry.finish = None
-    if not tasks and not any(e.whole for e in entries):
-        pool = None
-    else:
-        context = multiprocessing.get_context("fork" if os.name == "posix" else None)
-        pool = cf.ProcessPoolExecutor(jobs, mp_context=context,
-                                      initializer=ocr_mod._worker_init)
-    try:
-        if pool is not None:
-            for entry in entries:  # LibreOffice conversions and .docx first: cost unknown
-                if entry.whole:
-                    options = dict(_file_options(kwargs, entry.name), processes=1)
-                    entry.whole = pool.submit(_read_one, entry.path, entry.name, options)
-            for _, (entry, n, task) in sorted(tasks, key=lambda t: -t[0]):
-                entry.ocr[n] = pool.submit(ocr_mod.ocr_page_task, task)
-        for entry in entries:
-            yield entry.path, *_collect(entry)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _collect(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:
-    """Phase 3: wait for one file's work and assemble its document."""
-    import concurrent.futures as cf
-
-    if entry.problem is not None:
-        return None, [entry.problem]
-    if entry.whole is not None:
-        try:
-            return entry.whole.result()  # type: ignore[no-any-return]
-        except Exception as exc:  # noqa: BLE001 - a worker died (killed, out of memory)
-            return None, [Problem(stage="extract", code="internal_error", source=entry.name,
-                                  message=f"worker failed: {type(exc).__name__}: {exc}")]
-    assert entry.finish is not None
-    results: dict[int, OcrPage] = {}
-    failed: dict[int, BaseException] = {}
-    for n, future in entry.ocr.items():
-        try:
-            results[n] = future.result()
-        except cf.BrokenExecutor:
-            failed[n] = ExtractError("an OCR worker process died (out of memory?); try fewer "
-                                     "processes", source=entry.name)
-        except Exception as exc:  # noqa: BLE001 - reported like the serial path would
-            failed[n] = exc
-    try:
-        if failed:
-            raise failed[min(failed)]  # the page a serial read would have failed on first
-        doc = entry.finish(results)
-    except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-        return None, [_failure(exc, entry.name)]
-    return doc, list(doc.problems)

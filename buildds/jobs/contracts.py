@@ -47,9 +47,10 @@ Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
-    "schema/contracts.py", "extract/contracts.py", "extract/docx.py", "extract/pdf.py",
-    "transform/clauses.py", "transform/rikai.py", "export/rikai.py", "export/cards/rikai.md.j2",
-    "jobs/contracts.py",
+    "schema/core.py", "schema/contracts.py", "extract/archive.py", "extract/sniff.py",
+    "extract/contracts*.py", "extract/docx*.py", "extract/pdf.py", "extract/ocr*.py",
+    "transform/normalize.py", "transform/clauses.py", "transform/rikai.py",
+    "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
 )
 
 

@@ -50,18 +50,9 @@ DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
     "schema/judgments.py", "schema/statutes.py", "extract/judgments.py",
-    "transform/judgment_parse.py", "inject_errors/base.py",
-    "inject_errors/statutes/__init__.py", "inject_errors/statutes/cjk_numerals.py",
-    "inject_errors/statutes/cn_law_text.py", "inject_errors/statutes/cn_penalty_clauses.py",
-    "inject_errors/statutes/cn_penalty_references.py",
-    "inject_errors/statutes/cn_charge_tiers.py", "inject_errors/statutes/cn_thresholds.py",
-    "inject_errors/statutes/charge_tables.py", "inject_errors/statutes/cn_profile.py",
-    "inject_errors/statutes/jp_penal_code.py", "inject_errors/statutes/charge_aliases.py",
-    "inject_errors/e1_erroneous_charge.py", "inject_errors/e2_omission_of_charges.py",
-    "inject_errors/e3_term_outside_limits.py", "inject_errors/e4_ignored_factor.py",
-    "inject_errors/e5_fixed_fine.py", "inject_errors/e6_proportional_fine.py",
-    "transform/arbench.py", "validate/arbench.py", "export/arbench.py",
-    "export/cards/arbench.md.j2", "jobs/judgments.py",
+    "transform/judgment_parse.py", "inject_errors/base.py", "inject_errors/statutes/*.py",
+    "inject_errors/e[1-6]_*.py", "transform/arbench.py", "validate/arbench.py",
+    "export/common.py", "export/arbench.py", "export/cards/arbench.md.j2", "jobs/judgments.py",
 )
 _FIELDS = ("facts", "reasoning", "judgment", "charges", "articles", "sentence", "term", "fine",
            "amount", "factors", "defendant")

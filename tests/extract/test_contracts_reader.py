@@ -17,6 +17,7 @@ import pytest
 
 from buildds.errors import ExtractError, PdfError
 from buildds.extract import contracts as reader
+from buildds.extract import contracts_odt
 from buildds.extract.contracts import read_document, read_documents, sniff
 from tests.conftest import shared_path, simple_pdf_bytes
 
@@ -213,7 +214,7 @@ def test_odt_without_libreoffice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("mimetype", "application/vnd.oasis.opendocument.text")
         zf.writestr("content.xml", "<office:document-content/>")
-    monkeypatch.setattr(reader, "_soffice", lambda: None)
+    monkeypatch.setattr(contracts_odt, "_soffice", lambda: None)
     with pytest.raises(ExtractError, match="cannot read .odt without LibreOffice: apt-get install "
                                            "libreoffice-writer-nogui") as info:
         read_document(path)
@@ -491,11 +492,11 @@ def test_batch_ocr_pages_in_one_pool_same_as_serial(tmp_path: Path) -> None:
 def test_batch_ocr_failure_stays_with_its_file(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An OCR page task that fails makes only its own file a problem (first failing page)."""
-    from buildds.extract import ocr as ocr_mod
+    from buildds.extract import ocr_page_task as task_mod
 
     good = render_png(tmp_path / "good.png", OCR_LINES[:1])
     broken = render_png(tmp_path / "broken.png", OCR_LINES[:1])
-    real = ocr_mod._ocr_one
+    real = task_mod.ocr_one_image
 
     def failing(args):  # type: ignore[no-untyped-def]
         job, page, _ = args
@@ -503,8 +504,8 @@ def test_batch_ocr_failure_stays_with_its_file(tmp_path: Path,
             raise ExtractError("tesseract failed: boom", source=job.source, page=page)
         return real(args)
 
-    # the forked workers inherit the patched module (ocr_page_task calls _ocr_one)
-    monkeypatch.setattr(ocr_mod, "_ocr_one", failing)
+    # the forked workers inherit the patched module (ocr_page_task calls ocr_one_image)
+    monkeypatch.setattr(task_mod, "ocr_one_image", failing)
     results = list(read_documents([broken, good], root=tmp_path, jobs=2))
     assert results[0][1] is None
     assert results[0][2][0].source == "broken.png" and results[0][2][0].page == 1
