@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -133,3 +134,14 @@ def test_money_matches_keeps_only_runs_before_yuan() -> None:
     assert [m.group() for m in money_matches(text)] == [
         m.group() for m in MONEY_RE.finditer(text)] == ["三千元", "1,500 余元", "五千元", "十元"]
     assert re.search("元", "") is None and list(money_matches("")) == []
+
+
+def test_spans_built_without_validation_are_still_exact() -> None:
+    from buildds.transform.judgment_parse import _span
+
+    text = "被告人张三犯盗窃罪"
+    s = _span(text, 6, 8, 100)
+    assert s == Span(start=106, end=108, text="盗窃")
+    for start, end in ((-1, 2), (5, 3), (0, len(text) + 1)):
+        with pytest.raises(ValueError, match="outside"):
+            _span(text, start, end, 0)
