@@ -164,8 +164,9 @@ def _read_json_entries(path: Path) -> tuple[dict[str, Any], list[Any]]:
                      source=str(path))
 
 
-def _load_manifest(path: Path) -> list[_Entry]:
-    _, items = _read_json_entries(path)
+def _load_manifest(path: Path) -> tuple[dict[str, Any], list[_Entry]]:
+    """The top-level object (without ``files``) and the checked entries of a manifest."""
+    top, items = _read_json_entries(path)
     out: list[_Entry] = []
     seen: set[tuple[int, str, str]] = set()
     for i, e in enumerate(items):
@@ -195,7 +196,7 @@ def _load_manifest(path: Path) -> list[_Entry]:
             raise FetchError(f"{where}: duplicate entry for {entry.rel}", source=str(path))
         seen.add(entry.key)
         out.append(entry)
-    return out
+    return top, out
 
 
 def _sort_key(e: dict[str, Any]) -> tuple[Any, ...]:
@@ -300,31 +301,28 @@ class _Downloader:
         """Download ``url`` to ``target`` (atomically); return its sha256."""
         attempt = 0
         while True:
+            wait = self.backoff * 2 ** attempt
             try:
                 return self._once(url, target, expected)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-                if not self.reached:
+                if not self.reached or attempt >= self.retries:
                     raise _Unreachable(exc) from exc
-                if attempt >= self.retries:
-                    raise _Unreachable(exc) from exc
-                wait = self.backoff * 2 ** attempt
-                log.info("%s: %s; retrying in %.1fs", _redact(url), type(exc).__name__, wait)
+                reason = type(exc).__name__
             except httpx.TransportError as exc:  # read errors, timeouts, broken connections
                 if attempt >= self.retries:
                     raise _Refused(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}"
                                    ) from exc
-                wait = self.backoff * 2 ** attempt
-                log.info("%s: %s; retrying in %.1fs", _redact(url), type(exc).__name__, wait)
+                reason = type(exc).__name__
             except _Retryable as exc:
                 if attempt >= self.retries:
                     raise _Refused(f"{exc.reason} after {attempt + 1} attempts") from None
-                wait = self.backoff * 2 ** attempt
                 if exc.retry_after is not None:
                     if exc.retry_after > self.max_wait:
                         raise _Refused(f"{exc.reason}; the server asked to retry after "
                                        f"{exc.retry_after:.0f}s — try again later") from None
                     wait = exc.retry_after
-                log.info("%s: %s; retrying in %.1fs", _redact(url), exc.reason, wait)
+                reason = exc.reason
+            log.info("%s: %s; retrying in %.1fs", _redact(url), reason, wait)
             attempt += 1
             time.sleep(wait)
 
@@ -447,8 +445,7 @@ def fetch_jbe(
     if not manifest_path.exists():
         raise FetchError("manifest not found; pass --manifest <file> (the repository has one "
                          "at data_raw/jbe/manifest.json)", source=str(manifest_path))
-    entries = _load_manifest(manifest_path)
-    source_top, _ = _read_json_entries(manifest_path)
+    source_top, entries = _load_manifest(manifest_path)
     wanted_years = sorted(set(years))
     if not wanted_years:
         raise FetchError("no years requested")

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,6 +38,7 @@ __all__ = [
     "default_processes",
     "expand_names",
     "hash_files",
+    "package_code_version",
     "progress_bar",
     "run_parallel",
     "sha256_bytes",
@@ -105,6 +107,16 @@ def hash_files(root: str | Path, names: Sequence[str]) -> str:
         h.update(rel.encode())
         h.update(path.read_bytes() if path.exists() else b"")
     return h.hexdigest()[:16]
+
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def package_code_version(names: tuple[str, ...]) -> str:
+    """:func:`hash_files` of ``names`` under the buildds package, computed once per process:
+    the code version of a job whose code files are ``names``."""
+    return hash_files(_PACKAGE, names)
 
 
 def expand_names(root: str | Path, names: Sequence[str]) -> list[str]:

@@ -19,7 +19,6 @@ no dates in the card, everything written to a temp folder and swapped in with ``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,15 +29,16 @@ from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
     ExportedDataset,
+    check_unique_ids,
+    dataset_dict,
     export_inputs,
-    feature_kind,
+    feature_rows,
     hub_front_matter,
     json_block,
     render_card,
     require_data,
     write_export,
 )
-from buildds.pipeline import sha256_bytes
 from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 
 __all__ = [
@@ -113,13 +113,6 @@ def arbench_features() -> Any:
     return datasets.Features(feats)
 
 
-def _split_fingerprint(fingerprint: str, split: str, seed: int,
-                       cols: dict[str, list[Any]]) -> str:
-    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-    return sha256_bytes(f"buildds-arbench\n{fingerprint}\n{split}\n{seed}\n{content}"
-                        .encode())[:16]
-
-
 def _counts_table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for et in ("none", "E1", "E2", "E3", "E4", "E5", "E6"):
@@ -137,32 +130,18 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     """Write the AR-Bench export under ``out`` (see the module docstring). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
-    datasets, pa, _ = require_data()
     out = Path(out)
     ordered = sorted(rows, key=lambda r: r["id"])
-    dupes = sorted(i for i, n in Counter(r["id"] for r in ordered).items() if n > 1)
-    if dupes:
-        raise ExportError(f"duplicate row ids: {', '.join(dupes[:5])}")
+    check_unique_ids((r["id"] for r in ordered), what="row")
     features = arbench_features()
     splits = task_rows(ordered)
-    dsets, split_fps = {}, {}
-    for split in TASKS:
-        cols = {name: [r[name] for r in splits[split]] for name in features}
-        split_fps[split] = _split_fingerprint(fingerprint, split, seed, cols)
-        try:
-            table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise ExportError(f"split {split}: rows do not fit the features ({exc})") from exc
-        info = datasets.DatasetInfo(
-            description=f"AR-Bench built by buildds {__version__} (build fingerprint "
-                        f"{fingerprint})", citation=SEED_TITLE, features=features)
-        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
-                                        fingerprint=split_fps[split])
-    dd = datasets.DatasetDict(dsets)
+    dd, split_fps = dataset_dict(
+        {split: {name: [r[name] for r in splits[split]] for name in features}
+         for split in TASKS}, features,
+        tag="buildds-arbench", title="AR-Bench", fingerprint=fingerprint, seed=seed,
+        citation=SEED_TITLE)
 
     def card(sizes: dict[str, dict[str, int]]) -> str:
-        feature_rows = [{"name": name, "type": feature_kind(feat),
-                         "about": FIELD_DOCS.get(name, "")} for name, feat in features.items()]
         front_matter = hub_front_matter({
             "pretty_name": "AR-Bench (appellate review of criminal judgments), built by buildds",
             "language": ["zh"],
@@ -176,7 +155,7 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS[s]}
                        for s in TASKS],
             "factor_names": list(FACTOR_GROUPS), "counts": _counts_table(ordered),
-            "features": feature_rows, "fingerprint": fingerprint,
+            "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in TASKS], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
             "inputs": export_inputs(provenance),

@@ -8,7 +8,8 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,9 @@ import yaml
 from jinja2 import PackageLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
+from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
+from buildds.pipeline import sha256_bytes, sha256_file
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,8 +52,11 @@ class ExportedDataset:
 __all__ = [
     "ExportedDataset",
     "card_environment",
+    "check_unique_ids",
+    "dataset_dict",
     "export_inputs",
     "feature_kind",
+    "feature_rows",
     "features_yaml",
     "hub_front_matter",
     "json_block",
@@ -58,6 +64,7 @@ __all__ = [
     "render_card",
     "require_data",
     "size_category",
+    "split_fingerprint",
     "swap_in",
     "write_export",
     "write_parquet",
@@ -131,6 +138,46 @@ def export_inputs(provenance: dict[str, Any]) -> list[dict[str, str]]:
 def json_block(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2, default=str)
 
+def check_unique_ids(ids: Iterable[str], *, what: str = "item") -> None:
+    """:class:`ExportError` naming the first five ids that occur more than once."""
+    dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if dupes:
+        raise ExportError(f"duplicate {what} ids: {', '.join(dupes[:5])}")
+
+
+def split_fingerprint(tag: str, fingerprint: str, split: str, seed: int,
+                      cols: dict[str, list[Any]]) -> str:
+    """A split's ``_fingerprint``: from the exporter's ``tag``, the caller's build
+    ``fingerprint``, the split name, the seed and the split's content (never random)."""
+    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return sha256_bytes(f"{tag}\n{fingerprint}\n{split}\n{seed}\n{content}".encode())[:16]
+
+
+def dataset_dict(split_cols: dict[str, dict[str, list[Any]]], features: Any, *, tag: str,
+                 title: str, fingerprint: str, seed: int, where: str = "",
+                 **info: Any) -> tuple[Any, dict[str, str]]:
+    """A ``DatasetDict`` of one ``Dataset`` per split (columns → arrow table with the declared
+    ``features``), each with its :func:`split_fingerprint`; and those fingerprints.
+
+    ``info`` goes to each split's ``DatasetInfo`` (``citation``, ``license``) beside a
+    description naming ``title`` and ``fingerprint``. Rows that do not fit the features are
+    an :class:`ExportError` (``where`` prefixes its message)."""
+    datasets, pa, _ = require_data()
+    dsets, split_fps = {}, {}
+    for split, cols in split_cols.items():
+        split_fps[split] = split_fingerprint(tag, fingerprint, split, seed, cols)
+        try:
+            table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise ExportError(f"{where}split {split}: rows do not fit the features ({exc})") from exc
+        ds_info = datasets.DatasetInfo(
+            description=f"{title} built by buildds {__version__} (build fingerprint "
+                        f"{fingerprint})", features=features, **info)
+        dsets[split] = datasets.Dataset(table, info=ds_info, split=datasets.NamedSplit(split),
+                                        fingerprint=split_fps[split])
+    return datasets.DatasetDict(dsets), split_fps
+
+
 def write_parquet(pq: Any, table: Any, path: Path) -> None:
     # Parquet carries no timestamps; pin every option that changes bytes. ``created_by``
     # names the pyarrow version, so bytes are identical for the same pyarrow.
@@ -173,7 +220,6 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
     complete, so a failed or killed export leaves the previous one intact. Failures become
     :class:`ExportError` naming ``what``. Returns every written file (relative path →
     sha256), sorted by path."""
-    from buildds.pipeline import sha256_file
 
     datasets, _, pq = require_data()
     out.mkdir(parents=True, exist_ok=True)
@@ -223,6 +269,13 @@ def features_yaml(features: Any) -> list[dict[str, Any]]:
         else:
             rows.append({"name": name, "dtype": _hub_type(feat)})
     return rows
+
+
+def feature_rows(features: Any, docs: dict[str, str]) -> list[dict[str, str]]:
+    """The card's field table: name, :func:`feature_kind` and the ``docs`` line of each
+    feature."""
+    return [{"name": name, "type": feature_kind(feat), "about": docs.get(name, "")}
+            for name, feat in features.items()]
 
 
 def feature_kind(feat: Any) -> str:

@@ -27,7 +27,6 @@ The card template is rendered in jinja2's ``SandboxedEnvironment`` with ``Strict
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import unicodedata
@@ -42,8 +41,10 @@ from buildds.errors import ExportError, MissingDependency
 from buildds.export.common import (
     ExportedDataset,
     card_environment,
+    check_unique_ids,
+    dataset_dict,
     export_inputs,
-    feature_kind,
+    feature_rows,
     hub_front_matter,
     json_block,
     render_card,
@@ -51,7 +52,6 @@ from buildds.export.common import (
     write_export,
 )
 from buildds.extract.jbe_raw import year_of_era
-from buildds.pipeline import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 
 if TYPE_CHECKING:
@@ -190,12 +190,6 @@ def _columns(items: Sequence[JbeItem], fewshot: set[str]) -> dict[str, list[Any]
     return cols
 
 
-def _split_fingerprint(fingerprint: str, split: str, seed: int, cols: dict[str, list[Any]]) -> str:
-    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-    payload = f"buildds-jbe\n{fingerprint}\n{split}\n{seed}\n{content}"
-    return sha256_bytes(payload.encode("utf-8"))[:16]
-
-
 # --------------------------------------------------------------------------- card
 def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
                   fewshot_ids: tuple[str, ...], features: datasets.Features,
@@ -261,8 +255,7 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "exclusion_subjects": sorted(excl_subjects.items(),
                                      key=lambda kv: (_SUBJECT_RANK.get(kv[0], 99), kv[0])),
         "fewshot": [by_id[i] for i in fewshot_ids],
-        "features": [{"name": name, "type": feature_kind(feat), "about": FIELD_DOCS.get(name, "")}
-                     for name, feat in features.items()],
+        "features": feature_rows(features, FIELD_DOCS),
         "fingerprint": fingerprint,
         "split_fingerprints": [(s, split_fps[s]) for s in SPLITS],
         "seed": seed,
@@ -283,12 +276,9 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
-    datasets, pa, _ = require_data()
     out = Path(out)
     ordered = sorted(items, key=item_sort_key)
-    dupes = sorted(i for i, c in Counter(it.id for it in ordered).items() if c > 1)
-    if dupes:
-        raise ExportError(f"duplicate item ids: {', '.join(dupes[:5])}")
+    check_unique_ids(it.id for it in ordered)
     for it in ordered:
         if (it.label == "Y") != it.answer:
             raise ExportError(f"item {it.id}: label {it.label} disagrees with answer {it.answer}",
@@ -299,18 +289,10 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
     fewset = set(fewshot_ids)
     split_items = {"test": ordered, "fewshot": [by_id[i] for i in fewshot_ids]}
 
-    dsets, split_fps = {}, {}
-    for split in SPLITS:
-        cols = _columns(split_items[split], fewset)
-        split_fps[split] = _split_fingerprint(fingerprint, split, seed, cols)
-        table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
-        info = datasets.DatasetInfo(
-            description=f"JBE-QA built by buildds {__version__} (build fingerprint {fingerprint})",
-            citation=SEED_TITLE, license="other (exam questions © Ministry of Justice of Japan)",
-            features=features)
-        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
-                                        fingerprint=split_fps[split])
-    dd = datasets.DatasetDict(dsets)
+    dd, split_fps = dataset_dict(
+        {split: _columns(split_items[split], fewset) for split in SPLITS}, features,
+        tag="buildds-jbe", title="JBE-QA", fingerprint=fingerprint, seed=seed,
+        citation=SEED_TITLE, license="other (exam questions © Ministry of Justice of Japan)")
 
     excl = sorted(exclusions, key=_exclusion_sort_key)
     files = write_export(

@@ -17,7 +17,6 @@ the card, everything written to a temp folder and swapped in with ``os.replace``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,15 +27,16 @@ from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.common import (
     ExportedDataset,
+    check_unique_ids,
+    dataset_dict,
     export_inputs,
-    feature_kind,
+    feature_rows,
     hub_front_matter,
     json_block,
     render_card,
     require_data,
     write_export,
 )
-from buildds.pipeline import sha256_bytes
 from buildds.transform.rikai import SPLITS
 
 __all__ = [
@@ -133,41 +133,19 @@ def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[An
     return {name: [row.get(name) for row in rows] for name in features}
 
 
-def _split_fingerprint(task: str, fingerprint: str, split: str, seed: int,
-                       cols: dict[str, list[Any]]) -> str:
-    content = sha256_bytes(json.dumps(cols, ensure_ascii=False, sort_keys=True).encode("utf-8"))
-    return sha256_bytes(f"buildds-rikai-{task}\n{fingerprint}\n{split}\n{seed}\n{content}"
-                        .encode())[:16]
-
-
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
             labels: list[tuple[str, int]] | None) -> RikaiExport:
-    datasets, pa, _ = require_data()
     out = Path(out)
-    ids = [r["id"] for rows in splits.values() for r in rows]
-    dupes = sorted(i for i, n in Counter(ids).items() if n > 1)
-    if dupes:
-        raise ExportError(f"duplicate item ids: {', '.join(dupes[:5])}")
-    dsets, split_fps = {}, {}
-    for split, rows in splits.items():
-        cols = _columns(sorted(rows, key=lambda r: r["id"]), features)
-        split_fps[split] = _split_fingerprint(task, fingerprint, split, seed, cols)
-        try:
-            table = pa.Table.from_pydict(cols, schema=features.arrow_schema)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise ExportError(f"{task} split {split}: rows do not fit the features ({exc})") from exc
-        info = datasets.DatasetInfo(
-            description=f"{title} built by buildds {__version__} (build fingerprint "
-                        f"{fingerprint})", features=features)
-        dsets[split] = datasets.Dataset(table, info=info, split=datasets.NamedSplit(split),
-                                        fingerprint=split_fps[split])
-    dd = datasets.DatasetDict(dsets)
+    check_unique_ids(r["id"] for rows in splits.values() for r in rows)
+    dd, split_fps = dataset_dict(
+        {split: _columns(sorted(rows, key=lambda r: r["id"]), features)
+         for split, rows in splits.items()}, features,
+        tag=f"buildds-rikai-{task}", title=title, fingerprint=fingerprint, seed=seed,
+        where=f"{task} ")
     names = list(splits)
 
     def card(sizes: dict[str, dict[str, int]]) -> str:
-        feature_rows = [{"name": name, "type": feature_kind(feat),
-                         "about": FIELD_DOCS.get(name, "")} for name, feat in features.items()]
         front_matter = hub_front_matter({
             "pretty_name": f"{title}, built by buildds",
             "language": ["ja"],
@@ -182,7 +160,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS.get(s, "")}
                        for s in names],
             "labels": labels, "used_labels": sum(1 for _, c in labels or [] if c),
-            "features": feature_rows, "fingerprint": fingerprint,
+            "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in names], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
             "inputs": export_inputs(provenance), "options": json_block(provenance.get("options", {})),

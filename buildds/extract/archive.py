@@ -17,7 +17,6 @@ Every failure is an :class:`~buildds.errors.ExtractError` naming the file.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import posixpath
 import re
@@ -31,6 +30,7 @@ from lxml import etree
 from buildds.errors import ExtractError
 from buildds.export.xml import safe_parser
 from buildds.extract.sniff import describe
+from buildds.pipeline import sha256_bytes
 
 __all__ = ["MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "open_ooxml"]
 
@@ -51,7 +51,7 @@ class OoxmlPackage:
 
     def __init__(self, data: bytes, zf: zipfile.ZipFile, *, name: str, max_total: int):
         self.name = name
-        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.sha256 = sha256_bytes(data)
         self._zf = zf
         self._infos = {i.filename: i for i in zf.infolist() if not i.is_dir()}
         self._lower = {n.lower(): n for n in self._infos}

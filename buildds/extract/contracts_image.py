@@ -8,13 +8,13 @@ assembles one file.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildds.extract.contracts_confidence import _low_confidence, _mean
 from buildds.extract.contracts_errors import _error
+from buildds.pipeline import sha256_bytes
 from buildds.schema import Problem, Source
 from buildds.schema.contracts import ContractDocument, DocBlock
 
@@ -42,7 +42,7 @@ def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: s
                      "no_text")
     problems += _low_confidence(confidences, ocr_lang, name)
     read_conf = [c for r in results if r.lines for c in [r.confidence]]
-    return ContractDocument(source=Source(path=name, sha256=hashlib.sha256(data).hexdigest()),
+    return ContractDocument(source=Source(path=name, sha256=sha256_bytes(data)),
                             format="image", blocks=tuple(blocks), pages=len(confidences),
                             ocr_confidence=_mean(read_conf),
                             ocr_page_confidence={n: round(c, 1) for n, c in

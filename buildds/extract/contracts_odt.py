@@ -8,7 +8,6 @@ an :class:`ExtractError` saying how to install it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -16,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from buildds.extract.contracts_errors import _error
+from buildds.pipeline import sha256_bytes
 from buildds.schema import Source
 from buildds.schema.contracts import ContractDocument
 
@@ -57,4 +57,4 @@ def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
                          "odt_conversion")
         doc = extract_docx(converted, source_path=name)
     return doc.model_copy(update={
-        "format": "odt", "source": Source(path=name, sha256=hashlib.sha256(data).hexdigest())})
+        "format": "odt", "source": Source(path=name, sha256=sha256_bytes(data))})

@@ -24,6 +24,17 @@ from buildds.extract.docx_units import CommentAnchor, Para, Row, Unit, revision
 __all__ = ["PartReader"]
 
 
+def _children(parent: etree._Element, wanted: str) -> Iterator[etree._Element]:
+    """The ``wanted`` children (``tr`` of a table, ``tc`` of a row), looking through content
+    controls and custom XML wrapped around them."""
+    for child in parent:
+        _, tag = local_name(child)
+        if tag == wanted:
+            yield child
+        elif tag in ("sdt", "sdtContent", "customXml"):
+            yield from _children(child, wanted)
+
+
 class PartReader:
     """Walks one part (document body, header, footnotes …) into units of raw paragraphs."""
 
@@ -58,9 +69,9 @@ class PartReader:
                 else:
                     units.append([para])
             elif tag == "tbl":
-                for tr in self._rows(child):
+                for tr in _children(child, "tr"):
                     if cell is not None:
-                        for tc in self._cells(tr):
+                        for tc in _children(tr, "tc"):
                             self.blocks(tc, units, cell)
                     else:
                         units.append(self.row(tr, units))
@@ -70,22 +81,6 @@ class PartReader:
                 self._comment_marker(tag, child)
             elif tag == "altChunk":
                 self.alt_chunks += 1
-
-    def _rows(self, tbl: etree._Element) -> Iterator[etree._Element]:
-        for child in tbl:
-            _, tag = local_name(child)
-            if tag == "tr":
-                yield child
-            elif tag in ("sdt", "sdtContent", "customXml"):
-                yield from self._rows(child)
-
-    def _cells(self, tr: etree._Element) -> Iterator[etree._Element]:
-        for child in tr:
-            _, tag = local_name(child)
-            if tag == "tc":
-                yield child
-            elif tag in ("sdt", "sdtContent", "customXml"):
-                yield from self._cells(child)
 
     def row(self, tr: etree._Element, units: list[Unit]) -> Row:
         row = Row(cells=[])
@@ -98,7 +93,7 @@ class PartReader:
                     row.revisions.append(revision(kind, el))
             if trpr.find(w_tag("trPrChange")) is not None:
                 row.revisions.append(revision("formatting", trpr.find(w_tag("trPrChange"))))
-        for tc in self._cells(tr):
+        for tc in _children(tr, "tc"):
             paras: list[Para] = []
             self.blocks(tc, units, paras)
             row.cells.append(paras)

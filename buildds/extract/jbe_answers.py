@@ -161,6 +161,21 @@ def _int_or_none(word: _W) -> int | None:
     return int(t) if _INT.match(t) else None
 
 
+def _int_cells(words: list[_W], column: str, code: str, ctx: _Ctx, page: int
+               ) -> list[tuple[int, float]]:
+    """(value, centre y) of the column's integer cells, top to bottom; an unreadable cell
+    becomes a ``code`` problem."""
+    out: list[tuple[int, float]] = []
+    for w in words:
+        value = _int_or_none(w)
+        if value is None:
+            ctx.add(code, f"unreadable {column} cell {w.text!r} at y={w.cy:.0f}", page)
+        else:
+            out.append((value, w.cy))
+    out.sort(key=lambda r: r[1])
+    return out
+
+
 def _note_text(words: list[_W]) -> str | None:
     """Join the note's words: same-line words left to right, lines top to bottom, with no
     spaces between Japanese characters (letter-spacing and line breaks are layout)."""
@@ -213,14 +228,7 @@ def _parse_block(
 ) -> tuple[list[_Group], dict[int, str]]:
     """Rows, answers and 問 groups of one block; returns groups and answers by No."""
     cols = block.words
-    rows: list[tuple[int, float]] = []
-    for w in cols.get("No", []):
-        no = _int_or_none(w)
-        if no is None:
-            ctx.add("bad-no", f"unreadable No cell {w.text!r} at y={w.cy:.0f}", page)
-        else:
-            rows.append((no, w.cy))
-    rows.sort(key=lambda r: r[1])
+    rows = _int_cells(cols.get("No", []), "No", "bad-no", ctx, page)
     if not rows:
         return [], {}
     gaps = sorted(b[1] - a[1] for a, b in itertools.pairwise(rows))
@@ -256,14 +264,7 @@ def _parse_block(
         else:
             answers[no] = text
 
-    markers: list[tuple[int, float]] = []
-    for w in cols.get("問", []):
-        q = _int_or_none(w)
-        if q is None:
-            ctx.add("bad-question", f"unreadable 問 cell {w.text!r} at y={w.cy:.0f}", page)
-        else:
-            markers.append((q, w.cy))
-    markers.sort(key=lambda m: m[1])
+    markers = _int_cells(cols.get("問", []), "問", "bad-question", ctx, page)
     groups = _group_rows(rows, markers, pitch, ctx, page)
 
     def group_at(y: float) -> _Group | None:
@@ -372,8 +373,9 @@ def _full_marks(words: list[_W]) -> int | None:
             return int(m.group(1))
         right = sorted((v for v in words if abs(v.cy - w.cy) < 4.0
                         and v.x0 >= w.x1 - 1.0), key=lambda v: v.x0)
-        if right and _int_or_none(right[0]) is not None:
-            return _int_or_none(right[0])
+        value = _int_or_none(right[0]) if right else None
+        if value is not None:
+            return value
     return None
 
 

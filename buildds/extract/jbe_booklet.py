@@ -337,7 +337,7 @@ def _last_statement(blocks: list[_Block]) -> _Block | None:
     return None
 
 
-def _finish_statement(b: _Block, problems: list[Problem], source: str, qn: int) -> Statement:
+def _finish_statement(b: _Block) -> Statement:
     def strip_slot(text: str) -> tuple[str, int | None]:
         m = _TRAILING_NO.search(text)
         return (text[: m.start()], to_int(m.group(1))) if m else (text, None)
@@ -360,7 +360,7 @@ def _assemble(raw: _RawQuestion, stem: str, slots: list[int], mode: str,
     other: list[str] = []
     for b in blocks:
         if b.kind == "statement":
-            statements.append(_finish_statement(b, problems, source, raw.number))
+            statements.append(_finish_statement(b))
         elif b.kind == "option":
             options.append(Option(number=int(b.label), text=join_wrapped(b.lines)))
         elif b.kind == "lead_in":

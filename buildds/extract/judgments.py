@@ -16,7 +16,6 @@ the structured meta; sentences come from the meta.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
@@ -24,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
+from buildds.pipeline import sha256_file
 from buildds.schema.core import Problem, Source
 from buildds.schema.judgments import Judgment, JudgmentReject, Sentence, Span
 from buildds.transform.judgment_parse import (
@@ -51,11 +51,7 @@ _DEFENDANT_RE = re.compile(r"(?:被告人|上诉人|被告单位)(?:（原审被
 
 
 def _source(path: Path) -> Source:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return Source(path=path.name, sha256=digest.hexdigest())
+    return Source(path=path.name, sha256=sha256_file(path))
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:

@@ -70,10 +70,7 @@ from buildds.extract.ocr_dependencies import APT_LINE, check_tesseract
 from buildds.extract.ocr_images import image_frames as _image_frames  # noqa: F401
 from buildds.extract.ocr_images import ocr_image, ocr_image_pages, ocr_pil_image
 from buildds.extract.ocr_job import DEFAULT_DPI, DEFAULT_PSM, OcrPage
-from buildds.extract.ocr_job import OcrJob as _Job  # noqa: F401
 from buildds.extract.ocr_job import make_job as _make_job  # noqa: F401
-from buildds.extract.ocr_one_image import ORIENTATION_CHECK_BELOW  # noqa: F401
-from buildds.extract.ocr_one_image import ocr_one_image as _ocr_one  # noqa: F401
 from buildds.extract.ocr_page_task import ocr_page_task
 from buildds.extract.ocr_pdf import ocr_pdf_pages
 from buildds.extract.ocr_text import char_accuracy, tidy_japanese

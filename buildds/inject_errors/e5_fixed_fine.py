@@ -18,7 +18,7 @@ from buildds.inject_errors.base import (
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import FineRule, StatuteProfile
 
-__all__ = ["FixedFineOutsideLimits", "fine_rule"]
+__all__ = ["FineOutsideLimits", "FixedFineOutsideLimits", "fine_amount", "fine_rule"]
 
 
 def fine_rule(judgment: Judgment, profile: StatuteProfile, charge: str) -> tuple[FineRule, str]:
@@ -41,16 +41,36 @@ def fine_amount(judgment: Judgment) -> int:
     return s.fine_yuan
 
 
-class FixedFineOutsideLimits(BaseInjector):
-    error_type = "E5"
+class FineOutsideLimits(BaseInjector):
+    """The fine moved outside the range its rule allows (E5 and E6 differ only in the rule
+    kind they take and in how the range is found: :meth:`bounds`)."""
+
+    rule_kind = ""
+    wrong_kind = ""  # the skip reason when the charge's fine rule is of another kind
+
+    def bounds(self, judgment: Judgment, rule: FineRule
+               ) -> tuple[float | None, float | None, dict[str, object]]:
+        """The allowed [lo, hi] and what the rationale says about it besides the range."""
+        raise NotImplementedError
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         fine = fine_amount(judgment)
         charge = single_charge(judgment)
         rule, source = fine_rule(judgment, ctx.profile, charge)
-        if rule.kind != "fixed_range":
-            raise SkipInjection("fine_not_fixed", f"{charge}: fine rule is {rule.kind}")
-        new, side = fine_outside(rng, rule.min_yuan, rule.max_yuan)
+        if rule.kind != self.rule_kind:
+            raise SkipInjection(self.wrong_kind, f"{charge}: fine rule is {rule.kind}")
+        lo, hi, about = self.bounds(judgment, rule)
+        new, side = fine_outside(rng, lo, hi)
         return Plan([fine_edit(judgment, new)], {"fine_yuan": fine},
-                    {"charge": charge, "rule": source, "range_yuan": [rule.min_yuan, rule.max_yuan],
+                    {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
                      "direction": side, "law": rule.text})
+
+
+class FixedFineOutsideLimits(FineOutsideLimits):
+    error_type = "E5"
+    rule_kind = "fixed_range"
+    wrong_kind = "fine_not_fixed"
+
+    def bounds(self, judgment: Judgment, rule: FineRule
+               ) -> tuple[float | None, float | None, dict[str, object]]:
+        return rule.min_yuan, rule.max_yuan, {}

@@ -26,7 +26,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,7 +34,7 @@ from buildds.pipeline import (
     Rejects,
     atomic_write_text,
     canonical_json,
-    hash_files,
+    package_code_version,
     progress_bar,
     sha256_bytes,
 )
@@ -45,7 +44,6 @@ __all__ = ["ContractsReport", "build_contracts", "code_version"]
 STAGE = "contracts"
 Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
-_PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
     "schema/core.py", "schema/contracts.py", "extract/archive.py", "extract/sniff.py",
     "extract/contracts*.py", "extract/docx*.py", "extract/pdf.py", "extract/ocr*.py",
@@ -54,9 +52,8 @@ _CODE_FILES = (
 )
 
 
-@lru_cache(maxsize=1)
 def code_version() -> str:
-    return hash_files(_PACKAGE, _CODE_FILES)
+    return package_code_version(_CODE_FILES)
 
 
 @dataclass

@@ -21,7 +21,6 @@ import json
 import time
 import traceback
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ from buildds.pipeline import (
     atomic_write_bytes,
     atomic_write_text,
     cache_key,
-    hash_files,
+    package_code_version,
     progress_bar,
     run_parallel,
     sha256_file,
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["JbeReport", "build_jbe", "build_pair", "code_version"]
 
 STAGE = "jbe-xml"
-_PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
     "schema/core.py",
     "extract/pdf.py",
@@ -61,10 +59,9 @@ _CODE_FILES = (
 )
 
 
-@lru_cache(maxsize=1)
 def code_version() -> str:
     """Hash of the code that produces the XML: editing any of it invalidates the cache."""
-    return hash_files(_PACKAGE, _CODE_FILES)
+    return package_code_version(_CODE_FILES)
 
 
 @dataclass(frozen=True)
@@ -77,10 +74,6 @@ class PairTask:
     seito_name: str
     #: for encrypted PDFs; not part of the cache key (it does not change the output)
     password: str | None = None
-
-
-def _problem_dict(p: Problem) -> dict[str, Any]:
-    return p.model_dump()
 
 
 def build_pair(task: PairTask) -> dict[str, Any]:
@@ -137,7 +130,7 @@ def build_pair(task: PairTask) -> dict[str, Any]:
                                 source=task.mondai_name))
     if result["status"] == "ok" and any(p.severity == "error" for p in problems):
         result["status"] = "warning"
-    result["problems"] = [_problem_dict(p) for p in problems]
+    result["problems"] = [p.model_dump() for p in problems]
     return result
 
 
@@ -234,7 +227,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     for e in entries:
         if e.problems or not (e.mondai and e.seito):
             report.missing.append({"year": e.year, "subject": e.subject,
-                                   "problems": [_problem_dict(p) for p in e.problems]})
+                                   "problems": [p.model_dump() for p in e.problems]})
             continue
         task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
                         e.mondai_name or "", e.seito_name or "", password)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from buildds.pipeline import (
     atomic_write_text,
     cache_key,
     canonical_json,
-    hash_files,
+    package_code_version,
     sha256_bytes,
 )
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
@@ -37,7 +36,6 @@ from buildds.transform.corrections import (
 __all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
 
 STAGE = "jbe-items"
-_PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = ("schema/core.py", "export/xml.py", "transform/jbe_items.py",
                "transform/corrections.py", "transform/normalize.py", "jobs/jbe_dataset.py")
 _EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "validate/report.py",
@@ -45,9 +43,8 @@ _EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "v
 MARKER = ".dataset-fingerprint"
 
 
-@lru_cache(maxsize=1)
 def items_code_version() -> str:
-    return hash_files(_PACKAGE, _CODE_FILES)
+    return package_code_version(_CODE_FILES)
 
 
 @dataclass
@@ -133,7 +130,7 @@ def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: li
         "items": [i.model_dump(mode="json") for i in outcome.items],
         "exclusions": [e.model_dump(mode="json") for e in outcome.exclusions],
         "seed": seed, "balance": list(balance), "provenance": provenance,
-        "code": [items_code_version(), hash_files(_PACKAGE, _EXPORT_CODE)],
+        "code": [items_code_version(), package_code_version(_EXPORT_CODE)],
     })
     outcome.fingerprint = sha256_bytes(payload.encode("utf-8"))[:32]
 

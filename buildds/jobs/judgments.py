@@ -23,7 +23,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from buildds.pipeline import (
     Rejects,
     atomic_write_text,
     canonical_json,
-    hash_files,
+    package_code_version,
     progress_bar,
     sha256_bytes,
     sha256_file,
@@ -47,7 +46,6 @@ MARKER = ".dataset-fingerprint"
 DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
-_PACKAGE = Path(__file__).resolve().parent.parent
 _CODE_FILES = (
     "schema/judgments.py", "schema/statutes.py", "extract/judgments.py",
     "transform/judgment_parse.py", "inject_errors/base.py", "inject_errors/statutes/*.py",
@@ -58,9 +56,8 @@ _FIELDS = ("facts", "reasoning", "judgment", "charges", "articles", "sentence", 
            "amount", "factors", "defendant")
 
 
-@lru_cache(maxsize=1)
 def code_version() -> str:
-    return hash_files(_PACKAGE, _CODE_FILES)
+    return package_code_version(_CODE_FILES)
 
 
 @dataclass

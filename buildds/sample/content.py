@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from buildds.sample.model import Block, Item, Question, SlotMode, no_marker
 
-__all__ = ["FORMATS", "QUESTIONS", "SUBJECT_CODES", "YEAR", "full_marks", "questions"]
+__all__ = ["FORMATS", "QUESTIONS", "SUBJECT_CODES", "YEAR", "full_marks"]
 
 YEAR = 2025
 SUBJECT_CODES = ("kenpo", "minpo", "keiho")
@@ -476,10 +476,6 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "minpo": tuple(_minpo()),
     "keiho": tuple(_keiho()),
 }
-
-
-def questions(subject: str) -> tuple[Question, ...]:
-    return QUESTIONS[subject]
 
 
 def full_marks(subject: str) -> int:

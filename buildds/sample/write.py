@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 from buildds.extract.jbe_raw import era_of
+from buildds.pipeline import sha256_file
 from buildds.sample.content import QUESTIONS, SUBJECT_CODES, YEAR, full_marks
 from buildds.sample.truth import PAGE_BREAKS, answer_rows
 from buildds.schema import SUBJECTS
@@ -19,10 +19,6 @@ MANIFEST_DESCRIPTION = (
     "司法試験 短答式 (憲法/民法/刑法), typeset like the official booklets and answer keys. "
     "Not an official Ministry of Justice exam. Regenerate with `python -m buildds.sample`."
 )
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_sample(dest: str | Path) -> list[Path]:
@@ -60,7 +56,7 @@ def write_sample(dest: str | Path) -> list[Path]:
                 "kind": kind,
                 "kind_jp": kind_jp,
                 "path": path.relative_to(dest).as_posix(),
-                "sha256": _sha256(path),
+                "sha256": sha256_file(path),
                 "pages": pages,
                 "sample": True,
             })

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 __all__ = [
     "SUBJECTS",
     "AnswerKey",
     "AnswerSlot",
     "BBox",
-    "DocumentResult",
     "ExamBooklet",
     "ExamQuestion",
     "Frozen",
@@ -206,16 +205,6 @@ class AnswerKey(Frozen):
 
     def by_no(self) -> dict[int, AnswerSlot]:
         return {s.no: s for s in self.slots}
-
-
-class DocumentResult(Frozen):
-    """The outcome for one input document (or booklet + key pair)."""
-
-    source: str
-    status: Literal["ok", "warning", "failed"]
-    problems: tuple[Problem, ...] = ()
-    outputs: tuple[str, ...] = ()
-    counts: dict[str, int] = Field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- JBE-QA items

@@ -136,10 +136,6 @@ class ChargeProfile(Frozen):
     fine: FineRule
     text: str
 
-    @property
-    def article_label(self) -> str:
-        return f"{self.article}" + (f"-{self.article_sub}" if self.article_sub else "")
-
 
 class StatuteProfile(Frozen):
     """A whole law's profile: versioned by effective date, with confusable-charge sets."""

@@ -41,6 +41,7 @@ from typing import Any
 from buildds.inject_errors.base import int_to_cn
 from buildds.schema.judgments import ArticleRef, InjectedJudgment, Judgment
 from buildds.schema.statutes import StatuteProfile
+from buildds.transform.judgment_parse import cn_number, parse_articles
 
 __all__ = [
     "COLUMNS",
@@ -82,18 +83,6 @@ COLUMNS: tuple[str, ...] = (
 )
 
 _SUB_RE = re.compile(r"条之([一二三四五六七八九十]+)")
-_CN = {c: i for i, c in enumerate("零一二三四五六七八九")}
-
-
-def _cn_small(text: str) -> int:
-    if text == "十":
-        return 10
-    if text.startswith("十"):
-        return 10 + _CN[text[1]]
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return _CN[tens] * 10 + (_CN[ones] if ones else 0)
-    return _CN[text]
 
 
 def load_article_texts(law_dir: str | Path) -> dict[ArticleKey, str]:
@@ -103,8 +92,7 @@ def load_article_texts(law_dir: str | Path) -> dict[ArticleKey, str]:
     text = (Path(law_dir) / LAW_FILE).read_text(encoding="utf-8")
     out: dict[ArticleKey, str] = {}
     for (number, sub), paragraphs in split_cn_articles(text).items():
-        label = f"第{int_to_cn(number)}条" + (f"之{int_to_cn(sub)}" if sub else "")
-        out[(number, sub)] = label + "　" + "\n".join(paragraphs)
+        out[(number, sub)] = _label((number, sub)) + "　" + "\n".join(paragraphs)
     return out
 
 
@@ -113,7 +101,7 @@ def article_keys(refs: Iterable[ArticleRef]) -> list[ArticleKey]:
     keys: list[ArticleKey] = []
     for ref in refs:
         m = _SUB_RE.search(ref.span.text)
-        key = (ref.number, _cn_small(m[1]) if m else None)
+        key = (ref.number, int(cn_number(m[1]) or 0) if m else None)
         if key not in keys:
             keys.append(key)
     return keys
@@ -216,8 +204,6 @@ def normal_row(judgment: Judgment, texts: Mapping[ArticleKey, str],
 def injected_row(record: InjectedJudgment, texts: Mapping[ArticleKey, str],
                  profile: StatuteProfile | None = None) -> dict[str, Any]:
     """An anomalous row: the injected judgment/reasoning, the original reasoning (S2/S3)."""
-    from buildds.transform.judgment_parse import parse_articles
-
     anomalous_keys = article_keys(parse_articles(record.reasoning))
     return _row(id=record.id, judgment=record.original, error_type=record.error_type,
                 error_class=record.error_class, facts=record.facts, text=record.judgment,

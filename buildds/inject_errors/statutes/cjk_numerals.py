@@ -8,36 +8,22 @@ from __future__ import annotations
 
 import re
 
+from buildds.transform.judgment_parse import cn_number
+
 __all__ = ["NUMERAL", "cn_duration_months", "cn_numeral"]
 
 
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-           "八": 8, "九": 9}
-_UNITS = {"十": 10, "百": 100, "千": 1000}
-_BIG = {"万": 10_000, "亿": 100_000_000}
 NUMERAL = "[零〇一二两三四五六七八九十百千万亿0-9]+"
 
 
 def cn_numeral(text: str) -> int:
-    """A Chinese (or Japanese kanji) numeral as int: 十五 → 15, 二百万 → 2,000,000."""
-    text = text.strip()
-    if text.isdigit():
-        return int(text)
-    total = section = number = 0
-    for ch in text:
-        if ch in _DIGITS:
-            number = _DIGITS[ch]
-        elif ch in _UNITS:
-            section += (number or 1) * _UNITS[ch]
-            number = 0
-        elif ch in _BIG:
-            total += (section + number) * _BIG[ch]
-            section = number = 0
-        elif ch.isdigit():
-            number = number * 10 + int(ch)
-        else:
-            raise ValueError(f"not a numeral: {text!r}")
-    return total + section + number
+    """A Chinese (or Japanese kanji) numeral as int: 十五 → 15, 二百万 → 2,000,000; read by
+    :func:`~buildds.transform.judgment_parse.cn_number` (the judgments' numeral parser),
+    ``ValueError`` when ``text`` is not a numeral."""
+    value = cn_number(text)
+    if value is None:
+        raise ValueError(f"not a numeral: {text!r}")
+    return int(value)
 
 
 def cn_duration_months(text: str) -> int:
