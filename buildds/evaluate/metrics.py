@@ -7,8 +7,10 @@
   which also counts *hallucinated* labels — predicted labels outside the inventory (they are
   false positives too);
 * numbers: :func:`acc_within` (Acc@0.1: the prediction is within ±10% of the gold value);
-* :func:`bootstrap_ci`: seeded percentile bootstrap (1,000 resamples, 95%) of any metric, and
-  :func:`bootstrap_binary`, its vectorised form for binary P/R/F1/accuracy.
+* :func:`bootstrap_ci`: seeded percentile bootstrap (1,000 resamples, 95%) of any metric,
+  :func:`bootstrap_binary`, its vectorised form for binary P/R/F1/accuracy, and
+  :func:`bootstrap_mean` for a mean of per-item values; vectorised bootstraps elsewhere draw
+  the same resamples with :func:`bootstrap_indices` and read :func:`percentile_interval`.
 
 Zero-division convention (as scikit-learn's ``zero_division=0``): precision is 0 when nothing
 is predicted positive, recall is 0 when nothing is gold positive, F1 is 0 when both are 0.
@@ -33,9 +35,12 @@ __all__ = [
     "binary_prf",
     "bootstrap_binary",
     "bootstrap_ci",
+    "bootstrap_indices",
+    "bootstrap_mean",
     "faithfulness",
     "macro_prf",
     "micro_multilabel",
+    "percentile_interval",
 ]
 
 
@@ -184,12 +189,21 @@ def acc_within(gold: Sequence[float], pred: Sequence[float | None],
 
 
 # --------------------------------------------------------------------------- bootstrap
-def _percentiles(stats: Any, confidence: float) -> tuple[float, float]:
+def percentile_interval(stats: Any, confidence: float) -> tuple[float, float]:
+    """The (1-confidence)/2 and 1-(1-confidence)/2 percentiles of resampled statistics."""
     import numpy as np
 
     alpha = (1.0 - confidence) / 2.0
     lo, hi = np.percentile(np.asarray(stats, dtype=float), [100 * alpha, 100 * (1 - alpha)])
     return float(lo), float(hi)
+
+
+def bootstrap_indices(n: int, n_resamples: int, seed: int) -> Any:
+    """The rows of each resample: an ``(n_resamples, n)`` array drawn with replacement by
+    ``numpy.random.default_rng(seed)`` (every bootstrap here draws these)."""
+    import numpy as np
+
+    return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
 
 
 def bootstrap_ci(metric: Callable[..., float], *columns: Sequence[Any],
@@ -198,16 +212,13 @@ def bootstrap_ci(metric: Callable[..., float], *columns: Sequence[Any],
     """Percentile bootstrap interval of ``metric(*columns)``: ``n_resamples`` resamples of the
     rows (with replacement, ``numpy.random.default_rng(seed)``), the metric on each, and the
     (1-confidence)/2 and 1-(1-confidence)/2 percentiles. (0.0, 0.0) for no rows."""
-    import numpy as np
-
     n = _check_lengths(*columns)
     if n == 0:
         return (0.0, 0.0)
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_resamples, n))
+    idx = bootstrap_indices(n, n_resamples, seed)
     cols = [list(c) for c in columns]
     stats = [metric(*[[c[i] for i in row] for c in cols]) for row in idx.tolist()]
-    return _percentiles(stats, confidence)
+    return percentile_interval(stats, confidence)
 
 
 def bootstrap_binary(gold: Sequence[bool], pred: Sequence[bool], *,
@@ -221,8 +232,7 @@ def bootstrap_binary(gold: Sequence[bool], pred: Sequence[bool], *,
     n = _check_lengths(gold, pred)
     if n == 0:
         return {k: (0.0, 0.0) for k in ("precision", "recall", "f1", "accuracy")}
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_resamples, n))
+    idx = bootstrap_indices(n, n_resamples, seed)
     g = np.asarray([bool(x) for x in gold])[idx]
     p = np.asarray([bool(x) for x in pred])[idx]
     tp = (g & p).sum(axis=1).astype(float)
@@ -234,5 +244,20 @@ def bootstrap_binary(gold: Sequence[bool], pred: Sequence[bool], *,
         f1 = np.where(prec + rec > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1),
                       0.0)
     acc = (g == p).mean(axis=1)
-    return {"precision": _percentiles(prec, confidence), "recall": _percentiles(rec, confidence),
-            "f1": _percentiles(f1, confidence), "accuracy": _percentiles(acc, confidence)}
+    return {"precision": percentile_interval(prec, confidence),
+            "recall": percentile_interval(rec, confidence),
+            "f1": percentile_interval(f1, confidence),
+            "accuracy": percentile_interval(acc, confidence)}
+
+
+def bootstrap_mean(values: Sequence[float], *, n_resamples: int = 1000, seed: int = 0,
+                   confidence: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of per-item ``values`` (the draws of
+    :func:`bootstrap_ci` with this seed), vectorised. (0.0, 0.0) for no values."""
+    import numpy as np
+
+    if not values:
+        return (0.0, 0.0)
+    arr = np.asarray(values, dtype=float)
+    return percentile_interval(arr[bootstrap_indices(len(arr), n_resamples, seed)].mean(axis=1),
+                               confidence)

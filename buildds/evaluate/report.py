@@ -16,8 +16,12 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from buildds.evaluate.tasks.base import leaderboard_head, md_cell, shot_name
+
 __all__ = [
     "SUBJECT_COLUMNS",
+    "agg_figure",
+    "grouped_bars",
     "leaderboard_json",
     "leaderboard_models",
     "new_figure",
@@ -28,11 +32,6 @@ __all__ = [
 ]
 
 SUBJECT_COLUMNS = ("Cvl", "Cst", "Pen")
-SHOT_NAMES = {0: "Zero-shot", 4: "Four-shot"}
-
-
-def _shot_name(shots: int) -> str:
-    return SHOT_NAMES.get(shots, f"{shots}-shot")
 
 
 def leaderboard_models(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -65,38 +64,30 @@ def _ci(ci: Sequence[float] | None) -> str:
     return "" if not ci else f" [{float(ci[0]):.3f}, {float(ci[1]):.3f}]"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                           title: str = "JBE-QA leaderboard",
                           dataset: Mapping[str, Any] | None = None) -> str:
     rows = leaderboard_models(entries)
     shots = _settings(entries)
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines.append("Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                             if v is not None and not isinstance(v, dict)))
-        lines.append("")
+    lines = leaderboard_head(title, dataset)
     n = sorted({int(e["n"]) for e in entries})
     lines += [(f"Scored items: {', '.join(map(str, n))} (few-shot exemplars excluded in every "
               "setting). An output other than exactly `1` or `0` is unfaithful and counts as 0."),
               "", "## F1 and faithfulness", ""]
-    head = ["Model", *(f"F1 {_shot_name(s)}" for s in shots),
-            *(f"Faithfulness {_shot_name(s)}" for s in shots)]
+    head = ["Model", *(f"F1 {shot_name(s)}" for s in shots),
+            *(f"Faithfulness {shot_name(s)}" for s in shots)]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        cells = [_cell(r["model"])]
+        cells = [md_cell(r["model"])]
         cells += [_num(r["shots"][s]["f1"]) if s in r["shots"] else "–" for s in shots]
         cells += [_num(r["shots"][s]["faithfulness"]) if s in r["shots"] else "–" for s in shots]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## F1 per subject", "",
               "Cvl = the Civil Code, Cst = the Constitution, Pen = the Penal Code.", ""]
-    head = ["Model", *(f"{_shot_name(s)} {c}" for s in shots for c in SUBJECT_COLUMNS)]
+    head = ["Model", *(f"{shot_name(s)} {c}" for s in shots for c in SUBJECT_COLUMNS)]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        cells = [_cell(r["model"])]
+        cells = [md_cell(r["model"])]
         for s in shots:
             per = r["shots"].get(s, {}).get("per_subject", {})
             cells += [_num(per[c]["f1"]) if c in per else "–" for c in SUBJECT_COLUMNS]
@@ -111,7 +102,7 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                 continue
             ci = m.get("ci", {})
             lines.append(
-                f"| {_cell(r['model'])} | {_shot_name(s)} | {m['n']} | "
+                f"| {md_cell(r['model'])} | {shot_name(s)} | {m['n']} | "
                 f"{_num(m['f1'])}{_ci(ci.get('f1'))} | {_num(m.get('precision'))} | "
                 f"{_num(m.get('recall'))} | {_num(m['accuracy'])}{_ci(ci.get('accuracy'))} | "
                 f"{_num(m['faithfulness'])}{_ci(ci.get('faithfulness'))} | "
@@ -125,7 +116,7 @@ def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
     rows = []
     for r in leaderboard_models(entries):
         rows.append({"model": r["model"], "slug": r["slug"], "settings": {
-            _shot_name(s).lower(): {
+            shot_name(s).lower(): {
                 "shots": s, "n": m["n"], "f1": m["f1"], "precision": m.get("precision"),
                 "recall": m.get("recall"), "accuracy": m["accuracy"],
                 "faithfulness": m["faithfulness"], "ci": m.get("ci", {}),
@@ -135,14 +126,37 @@ def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
 
 
 # --------------------------------------------------------------------------- plots
-def new_figure(width: float, height: float) -> tuple[Any, Any]:
-    """A matplotlib figure on the Agg canvas (no global pyplot state) and its one axes."""
+def agg_figure(width: float, height: float) -> Any:
+    """A matplotlib figure on the Agg canvas (no global pyplot state), without axes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), dpi=100)
     FigureCanvasAgg(fig)
+    return fig
+
+
+def new_figure(width: float, height: float) -> tuple[Any, Any]:
+    """A matplotlib figure on the Agg canvas (no global pyplot state) and its one axes."""
+    fig = agg_figure(width, height)
     return fig, fig.add_subplot(1, 1, 1)
+
+
+def grouped_bars(ax: Any, n_groups: int, series: Sequence[tuple[str, Sequence[float]]], *,
+                 cis: Sequence[Sequence[Sequence[float] | None]] | None = None,
+                 **bar_options: Any) -> None:
+    """Bars at x = 0 … ``n_groups``-1, one per series side by side within 0.8 of each x
+    (legend entry: the series' label). ``cis``: per series, each bar's [low, high] interval
+    (None: no interval), drawn as error bars."""
+    width = 0.8 / max(1, len(series))
+    for j, (label, values) in enumerate(series):
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(n_groups)]
+        options = dict(bar_options)
+        if cis is not None:
+            bounds = [c or [v, v] for v, c in zip(values, cis[j], strict=True)]
+            options["yerr"] = [[v - c[0] for v, c in zip(values, bounds, strict=True)],
+                               [c[1] - v for v, c in zip(values, bounds, strict=True)]]
+        ax.bar(xs, values, width=width, label=label, **options)
 
 
 def png_bytes(fig: Any) -> bytes:
@@ -155,17 +169,17 @@ def png_bytes(fig: Any) -> bytes:
 def plot_subject_f1(entries: Sequence[Mapping[str, Any]]) -> bytes:
     """Grouped bars: F1 per subject (and overall) for every model and setting."""
     rows = leaderboard_models(entries)
-    series = [(f"{r['model']} ({_shot_name(s).lower()})", m)
+    series = [(f"{r['model']} ({shot_name(s).lower()})", m)
               for r in rows for s, m in sorted(r["shots"].items())]
     groups = [*SUBJECT_COLUMNS, "All"]
-    fig, ax = new_figure(min(12.0, 6.0 + 0.35 * len(series)), 4.0)
-    width = 0.8 / max(1, len(series))
-    for j, (label, m) in enumerate(series):
+
+    def values(m: Mapping[str, Any]) -> list[float]:
         per = m.get("per_subject", {})
-        values = [float(per[c]["f1"]) if c in per else 0.0 for c in SUBJECT_COLUMNS]
-        values.append(float(m["f1"]))
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(groups))]
-        ax.bar(xs, values, width=width, label=label)
+        return [*(float(per[c]["f1"]) if c in per else 0.0 for c in SUBJECT_COLUMNS),
+                float(m["f1"])]
+
+    fig, ax = new_figure(min(12.0, 6.0 + 0.35 * len(series)), 4.0)
+    grouped_bars(ax, len(groups), [(label, values(m)) for label, m in series])
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylim(0, 1)
     ax.set_ylabel("F1 (positive = True)")

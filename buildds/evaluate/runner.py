@@ -51,6 +51,7 @@ from typing import Any
 
 from buildds import __version__
 from buildds.errors import BuildError
+from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.tasks import get_task
 from buildds.pipeline import atomic_write_bytes, atomic_write_text, sha256_bytes
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
@@ -134,7 +135,7 @@ def _default_factory(spec: str, **options: Any) -> Any:
     return make_backend(spec, **options)
 
 
-class _CrossFitted:
+class _CrossFitted(BackendBase):
     """A baseline answered fold by fold, each fold by a copy fitted on the others."""
 
     cacheable = False
@@ -179,22 +180,19 @@ class _CrossFitted:
         fold = self.fold_of.get(request.sample_id or "", 0)
         return await self.models[fold].complete(request)
 
-    async def complete_many(self, requests: Sequence[ChatRequest], *,
-                            on_result: Any = None) -> list[ChatResult]:
-        from buildds.evaluate.backends.base import complete_bounded
 
-        return await complete_bounded(self.complete, requests, concurrency=self.concurrency,
-                                      on_result=on_result)
-
-
-class _Stratified:
+class _Stratified(BackendBase):
     """A baseline fitted once per stratum of the training items (``task.baseline_stratum``,
     e.g. appellate-review's correction target), each item answered by its stratum's model:
-    a baseline never answers a charge question with a prison term."""
+    a baseline never answers a charge question with a prison term. A backend in its own
+    right (not cacheable: answers depend on the sample id), cross-fitted or not."""
+
+    cacheable = False
 
     def __init__(self, make: Callable[..., Any], stratum_of: Callable[[Mapping[str, Any]], str],
-                 items_by_id: Mapping[str, Any]):
+                 items_by_id: Mapping[str, Any], concurrency: int = 64):
         self.make, self.stratum_of, self.items_by_id = make, stratum_of, items_by_id
+        self.concurrency = concurrency
         self.models: dict[str, Any] = {}
         self.name = make(items_by_id=items_by_id).name
 

@@ -254,3 +254,32 @@ def test_baselines_get_the_task_fields_and_cross_fit_groups(sample_export: Path)
         folds.setdefault(task.group_of(it), set()).add(backend.fold_of[str(it["id"])])
     assert all(len(f) == 1 for f in folds.values())
     assert len({next(iter(f)) for f in folds.values()}) == backend.folds == 5
+
+
+def test_stratified_baseline_without_cross_fitting_answers_by_stratum():
+    """A task with its own training split and strata: the stratified baseline is a backend
+    in its own right (complete_many, not cached)."""
+    import asyncio
+
+    from buildds.evaluate.runner import _build_backend, _default_factory
+    from buildds.evaluate.tasks.base import TaskBase
+
+    class Strata(TaskBase):
+        name = "strata"
+        cross_fit = False
+
+        def baseline_options(self) -> dict[str, Any]:
+            return {"label_field": "answer", "text_field": "text"}
+
+        def baseline_stratum(self, item: dict[str, Any]) -> str:
+            return str(item["kind"])
+
+    train = [{"id": f"t{i}", "kind": k, "text": k, "answer": a}
+             for i, (k, a) in enumerate([("a", "x"), ("a", "x"), ("b", "y"), ("b", "y")])]
+    items = [{"id": "s1", "kind": "a", "text": "a"}, {"id": "s2", "kind": "b", "text": "b"}]
+    by_id = {it["id"]: it for it in items}
+    backend = _build_backend("majority", _default_factory, {}, Strata(), items, train, by_id)
+    assert backend.cacheable is False
+    requests = [ChatRequest(messages=(), sample_id=it["id"]) for it in items]
+    results = asyncio.run(backend.complete_many(requests))
+    assert [r.text for r in results] == ["x", "y"]

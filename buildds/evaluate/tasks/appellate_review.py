@@ -42,13 +42,11 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError, ExportError
-from buildds.evaluate.prompts import prompt_environment
+from buildds.evaluate.prompts import render_template, template_sha256
 from buildds.evaluate.tasks import appellate_review_parse as arp
 from buildds.evaluate.tasks import appellate_review_score as ars
 from buildds.evaluate.tasks.base import TaskBase
@@ -59,7 +57,7 @@ from buildds.evaluate.tasks.export_io import (
     state_fingerprint,
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
-from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.pipeline import sha256_file
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 from buildds.transform.arbench import SETTINGS, TASKS
 
@@ -80,7 +78,6 @@ DEFAULT_SUBTASK = "detection"
 DEFAULT_SETTING = "S4"
 TEMPERATURE = 0.0
 MAX_TOKENS = 2048
-_PROMPTS = "buildds.evaluate.prompts"
 _TARGET_ALIASES = {"charge": "charge", "term": "prison_term", "prison-term": "prison_term",
                    "prison_term": "prison_term", "fine": "fine"}
 _SETTING_TITLES = {
@@ -148,19 +145,9 @@ def _template_name(subtask: str, target: str | None = None) -> str:
     return f"appellate_review_{subtask}{suffix}.md.j2"
 
 
-@lru_cache(maxsize=8)
-def _template_source(name: str) -> str:
-    return resources.files(_PROMPTS).joinpath(name).read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=8)
-def _template(name: str) -> Any:
-    return prompt_environment().from_string(_template_source(name))
-
-
 def render_prompt_for(subtask: str, document: str, target: str | None = None) -> str:
     """The user turn for one input text (sandboxed, strict undefined)."""
-    return _template(_template_name(subtask, target)).render(document=document.strip()).strip()
+    return render_template(_template_name(subtask, target), document=document.strip()).strip()
 
 
 def _template_names(variant: Variant) -> list[str]:
@@ -336,8 +323,7 @@ class AppellateReviewTask(TaskBase):
         return str(item["answer"])
 
     def template_hashes(self) -> dict[str, str]:
-        return {n: sha256_bytes(_template_source(n).encode("utf-8"))
-                for n in _template_names(self.variant)}
+        return {n: template_sha256(n) for n in _template_names(self.variant)}
 
     # -- answers
     def sample_record(self, item: Mapping[str, Any], request: ChatRequest,

@@ -36,7 +36,14 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from buildds.evaluate.metrics import acc_within, accuracy, macro_prf
+from buildds.evaluate.metrics import (
+    acc_within,
+    accuracy,
+    bootstrap_indices,
+    macro_prf,
+    percentile_interval,
+)
+from buildds.evaluate.metrics import bootstrap_mean as _bootstrap_mean
 
 __all__ = [
     "FINE_BINS",
@@ -118,29 +125,16 @@ def macro_scores(gold: Sequence[Hashable], pred: Sequence[Hashable | None],
 
 
 # --------------------------------------------------------------------------- bootstrap
-def _indices(n: int, n_resamples: int, seed: int) -> Any:
-    import numpy as np
-
-    return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
-
-
 def _pct(values: Any, confidence: float) -> list[float]:
-    import numpy as np
-
-    alpha = (1.0 - confidence) / 2.0
-    lo, hi = np.percentile(np.asarray(values, dtype=float), [100 * alpha, 100 * (1 - alpha)])
-    return [_round(lo), _round(hi)]
+    return [_round(v) for v in percentile_interval(values, confidence)]
 
 
 def bootstrap_mean(values: Sequence[float], *, n_resamples: int = 1000, seed: int = 0,
                    confidence: float = 0.95) -> list[float]:
-    """Percentile interval of the mean of per-item values (Acc, IF rate, ImpScore …)."""
-    import numpy as np
-
-    if not values:
-        return [0.0, 0.0]
-    v = np.asarray(values, dtype=float)
-    return _pct(v[_indices(len(v), n_resamples, seed)].mean(axis=1), confidence)
+    """Percentile interval of the mean of per-item values (Acc, IF rate, ImpScore …),
+    rounded, as metrics.json holds it."""
+    return [_round(v) for v in _bootstrap_mean(values, n_resamples=n_resamples, seed=seed,
+                                                confidence=confidence)]
 
 
 def bootstrap_macro(gold: Sequence[Hashable], pred: Sequence[Hashable | None], *,
@@ -159,7 +153,7 @@ def bootstrap_macro(gold: Sequence[Hashable], pred: Sequence[Hashable | None], *
     k = len(labs)
     g = np.asarray([code.get(x, _INVALID) for x in gold])
     p = np.asarray([code.get(x, _INVALID) if x is not None else _INVALID for x in pred])
-    idx = _indices(n, n_resamples, seed)
+    idx = bootstrap_indices(n, n_resamples, seed)
     gi, pi = g[idx], p[idx]
     rows = np.arange(n_resamples)[:, None] * k
 

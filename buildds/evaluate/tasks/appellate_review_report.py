@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tasks.base import md_cell
+from buildds.evaluate.tasks.base import leaderboard_head, md_cell
 
 __all__ = ["plot_confusion_matrix", "plot_macro_f1", "render_leaderboard"]
 
@@ -113,10 +113,7 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *, title: str, head
     """The leaderboard markdown over every run of this task in the output folder."""
     rows = _sorted(entries)
     settings = list(variant.settings)
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines += ["Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                          if v is not None and not isinstance(v, dict)), ""]
+    lines = leaderboard_head(title, dataset)
     lines += ["Input setting" + ("s" if len(settings) > 1 else "") + ": "
               + "; ".join(f"{s} ({setting_titles[s]})" for s in settings)
               + (" — pooled in the main table" if len(settings) > 1 else "") + ".",
@@ -171,17 +168,15 @@ def _display(label: str) -> str:
 
 def plot_macro_f1(entries: Sequence[Mapping[str, Any]], settings: Sequence[str]) -> bytes:
     """Macro-F1 per model (per setting when several)."""
-    from buildds.evaluate.report import new_figure, png_bytes
+    from buildds.evaluate.report import grouped_bars, new_figure, png_bytes
 
     rows = _sorted(entries)
     groups = list(settings)
     fig, ax = new_figure(min(12.0, 5.0 + 0.8 * len(groups) + 0.3 * len(rows)), 4.0)
-    width = 0.8 / max(1, len(rows))
-    for j, e in enumerate(rows):
-        per = e.get("per_setting") or {groups[0]: e}
-        values = [float(per.get(s, {}).get("macro_f1") or 0.0) for s in groups]
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(groups))]
-        ax.bar(xs, values, width=width, label=str(e["model"]))
+    per_row = [e.get("per_setting") or {groups[0]: e} for e in rows]
+    grouped_bars(ax, len(groups), [
+        (str(e["model"]), [float(per.get(s, {}).get("macro_f1") or 0.0) for s in groups])
+        for e, per in zip(rows, per_row, strict=True)])
     ax.set_xticks(range(len(groups)), groups)
     ax.set_ylim(0, 1)
     ax.set_ylabel("macro-F1")

@@ -27,7 +27,7 @@ from typing import Any
 from buildds.errors import BuildError
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
-__all__ = ["TaskBase", "fmt_metric", "md_cell", "shot_name"]
+__all__ = ["TaskBase", "fmt_metric", "leaderboard_head", "md_cell", "shot_name"]
 
 
 def shot_name(shots: int) -> str:
@@ -48,6 +48,17 @@ def fmt_metric(value: Any, digits: int = 3) -> str:
 
 def md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def leaderboard_head(title: str, dataset: Mapping[str, Any] | None, *,
+                     label: str = "Dataset") -> list[str]:
+    """A leaderboard's first lines: ``# title`` and, with a ``dataset``, a line of its plain
+    values (``Dataset: key `…`, limit `…```; None and dict values left out)."""
+    lines = [f"# {title}", ""]
+    if dataset:
+        lines += [f"{label}: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
+                                           if v is not None and not isinstance(v, dict)), ""]
+    return lines
 
 
 class TaskBase:
@@ -127,11 +138,7 @@ class TaskBase:
     def render_leaderboard(self, entries: Sequence[Mapping[str, Any]], *,
                            dataset: Mapping[str, Any] | None = None) -> str:
         """One row per model and setting, the :attr:`columns` of its metrics."""
-        lines = [f"# {self.title()}", ""]
-        if dataset:
-            lines += ["Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                              if v is not None and not isinstance(v, dict)),
-                      ""]
+        lines = leaderboard_head(self.title(), dataset)
         head = ["Model", "Setting", "n", *(title for _, title in self.columns)]
         lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for e in sorted(entries, key=lambda e: (-float(e.get(self.headline) or 0.0),

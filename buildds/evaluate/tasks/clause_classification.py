@@ -37,12 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
-from buildds.evaluate.metrics import micro_multilabel
-from buildds.evaluate.prompts import prompt_source, render_prompt
-from buildds.evaluate.tasks.base import TaskBase, md_cell, shot_name
+from buildds.evaluate.metrics import bootstrap_indices, micro_multilabel, percentile_interval
+from buildds.evaluate.prompts import render_prompt, template_sha256
+from buildds.evaluate.tasks.base import TaskBase, leaderboard_head, md_cell, shot_name
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.evaluate.tasks.rikai_data import RikaiData, load_rikai_data
-from buildds.pipeline import sha256_bytes
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
 __all__ = [
@@ -232,8 +231,6 @@ def bootstrap_micro(gold: Sequence[Iterable[str]], pred: Sequence[Iterable[str]]
     :func:`buildds.evaluate.metrics.bootstrap_ci` with this seed), vectorised."""
     import numpy as np
 
-    from buildds.evaluate.metrics import _percentiles
-
     n = len(gold)
     keys = ("precision", "recall", "f1", "exact_match")
     if n == 0:
@@ -243,7 +240,7 @@ def bootstrap_micro(gold: Sequence[Iterable[str]], pred: Sequence[Iterable[str]]
     fp = np.array([len(p - g) for g, p in sets], dtype=float)
     fn = np.array([len(g - p) for g, p in sets], dtype=float)
     exact = np.array([g == p for g, p in sets], dtype=float)
-    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    idx = bootstrap_indices(n, n_resamples, seed)
     stp, sfp, sfn = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
 
     def ratio(num: Any, den: Any) -> Any:
@@ -252,7 +249,7 @@ def bootstrap_micro(gold: Sequence[Iterable[str]], pred: Sequence[Iterable[str]]
     prec, rec = ratio(stp, stp + sfp), ratio(stp, stp + sfn)
     f1 = ratio(2 * prec * rec, prec + rec)
     stats = {"precision": prec, "recall": rec, "f1": f1, "exact_match": exact[idx].mean(axis=1)}
-    return {k: _percentiles(v, confidence) for k, v in stats.items()}
+    return {k: percentile_interval(v, confidence) for k, v in stats.items()}
 
 
 def _count_distribution(sets: Iterable[set[str]]) -> dict[str, int]:
@@ -321,10 +318,7 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
                        dataset: Mapping[str, Any] | None = None) -> str:
     """The seed's table (in %, one decimal; hallucinations as a count) per setting, then a
     details table with the 95% intervals and the unparsed/error counts."""
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines += ["Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                          if v is not None and not isinstance(v, dict)), ""]
+    lines = leaderboard_head(title, dataset)
     ns = sorted({int(e["n"]) for e in entries})
     inv = sorted({int(e.get("inventory_size") or 0) for e in entries})
     lines += [(f"Scored items: {', '.join(map(str, ns))} (the `evaluation` split); label "
@@ -383,24 +377,15 @@ def plot_label_counts(metrics: Mapping[str, Any], title: str) -> bytes:
 
 def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
     """Micro P/R/F1 with 95% intervals per run, and the hallucination counts."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from buildds.evaluate.report import png_bytes
+    from buildds.evaluate.report import agg_figure, grouped_bars, png_bytes
 
     runs = _ranked(entries)
     names = [f"{e['model']} ({shot_name(int(e['shots'])).lower()})" for e in runs]
-    fig = Figure(figsize=(min(14.0, 7.0 + 0.6 * len(runs)), 4.0), dpi=100)
-    FigureCanvasAgg(fig)
+    fig = agg_figure(min(14.0, 7.0 + 0.6 * len(runs)), 4.0)
     ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
-    width = 0.8 / 3
-    for j, key in enumerate(("f1", "precision", "recall")):
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(runs))]
-        vals = [float(e.get(key) or 0.0) for e in runs]
-        cis = [e.get("ci", {}).get(key) or [v, v] for e, v in zip(runs, vals, strict=True)]
-        err = [[v - c[0] for v, c in zip(vals, cis, strict=True)],
-               [c[1] - v for v, c in zip(vals, cis, strict=True)]]
-        ax.bar(xs, vals, width=width, yerr=err, capsize=2, label=key)
+    keys = ("f1", "precision", "recall")
+    grouped_bars(ax, len(runs), [(k, [float(e.get(k) or 0.0) for e in runs]) for k in keys],
+                 cis=[[e.get("ci", {}).get(k) for e in runs] for k in keys], capsize=2)
     ax.set_xticks(range(len(runs)), names, rotation=30, ha="right", fontsize="small")
     ax.set_ylim(0, 1)
     ax.set_title("micro P/R/F1 (95% CI)")
@@ -454,7 +439,7 @@ class ClauseClassificationTask(TaskBase):
         return score_classification(items, records, self.inventory, seed=seed)
 
     def template_hashes(self) -> dict[str, str]:
-        return {f"{TEMPLATE}.md.j2": sha256_bytes(prompt_source(TEMPLATE).encode("utf-8"))}
+        return {f"{TEMPLATE}.md.j2": template_sha256(f"{TEMPLATE}.md.j2")}
 
     def title(self) -> str:
         return "LegalRikai clause classification leaderboard"

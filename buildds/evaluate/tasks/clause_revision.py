@@ -37,17 +37,15 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
-from buildds.evaluate.prompts import prompt_environment, prompt_source, render_prompt
-from buildds.evaluate.tasks.base import TaskBase, md_cell, shot_name
+from buildds.evaluate.metrics import bootstrap_mean
+from buildds.evaluate.prompts import render_prompt, render_template, template_sha256
+from buildds.evaluate.tasks.base import TaskBase, leaderboard_head, md_cell, shot_name
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.evaluate.tasks.rikai_data import RikaiData, load_rikai_data
-from buildds.pipeline import sha256_bytes
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
 __all__ = [
@@ -149,16 +147,10 @@ def build_requests(data: RikaiData, shots: int = 0, *, limit: int | None = None
     return items, requests
 
 
-@lru_cache(maxsize=1)
-def _judge_source() -> str:
-    return resources.files("buildds.evaluate.prompts").joinpath(JUDGE_TEMPLATE).read_text(
-        encoding="utf-8")
-
-
 def render_judge_prompt(item: Mapping[str, Any], candidate: str) -> str:
     """The judge prompt for one item and one candidate revision (sandboxed)."""
-    return prompt_environment().from_string(_judge_source()).render(
-        ai_alert=_required(item, "ai_alert"), guidelines=_required(item, "guidelines"),
+    return render_template(
+        JUDGE_TEMPLATE, ai_alert=_required(item, "ai_alert"), guidelines=_required(item, "guidelines"),
         text=_required(item, "text"), reference_revision=_required(item, "reference_revision"),
         candidate=candidate)
 
@@ -316,20 +308,6 @@ def apply_judgments(records: Sequence[SampleRecord], requests: Sequence[ChatRequ
 
 
 # --------------------------------------------------------------------------- scorer
-def _bootstrap_mean(values: Sequence[float], *, n_resamples: int, seed: int,
-                    confidence: float) -> tuple[float, float]:
-    """Percentile bootstrap interval of a mean (the draws of ``bootstrap_ci``), vectorised."""
-    import numpy as np
-
-    from buildds.evaluate.metrics import _percentiles
-
-    if not values:
-        return (0.0, 0.0)
-    arr = np.asarray(values, dtype=float)
-    idx = np.random.default_rng(seed).integers(0, len(arr), size=(n_resamples, len(arr)))
-    return _percentiles(arr[idx].mean(axis=1), confidence)
-
-
 def _block(rows: Sequence[Mapping[str, float]], *, seed: int, n_resamples: int,
            confidence: float) -> dict[str, Any]:
     """Aspect means (and ``overall``) with intervals over per-item score dicts."""
@@ -339,7 +317,7 @@ def _block(rows: Sequence[Mapping[str, float]], *, seed: int, n_resamples: int,
     series["overall"] = [sum(float(r[a]) for a in ASPECTS) / len(ASPECTS) for r in rows]
     for key, values in series.items():
         out[key] = round(sum(values) / len(values), 6) if values else None
-        lo, hi = _bootstrap_mean(values, n_resamples=n_resamples, seed=seed,
+        lo, hi = bootstrap_mean(values, n_resamples=n_resamples, seed=seed,
                                  confidence=confidence)
         ci[key] = [round(lo, 6), round(hi, 6)]
     out["ci"] = ci
@@ -408,10 +386,7 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
                        title: str = "LegalRikai clause revision leaderboard",
                        dataset: Mapping[str, Any] | None = None) -> str:
     """The seed's aspect tables per setting (judges' mean, then each judge), and details."""
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines += ["Dataset: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                          if v is not None and not isinstance(v, dict)), ""]
+    lines = leaderboard_head(title, dataset)
     judges = sorted({j for e in entries for j in (e.get("per_judge") or {})})
     legend = ", ".join(f"{ja} = {en}" for ja, en in ASPECT_TITLES.values())
     lines += [(f"Scores 0–100 given by the LLM judge(s) {', '.join(f'`{j}`' for j in judges)} "
@@ -450,19 +425,15 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
 
 def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     """Aspect scores with 95% intervals: the judges' mean and each judge."""
-    from buildds.evaluate.report import new_figure, png_bytes
+    from buildds.evaluate.report import grouped_bars, new_figure, png_bytes
 
     series = [("mean", metrics), *sorted((metrics.get("per_judge") or {}).items())]
     fig, ax = new_figure(7.0, 3.8)
-    width = 0.8 / len(series)
     keys = (*ASPECTS, "overall")
-    for j, (name, block) in enumerate(series):
-        vals = [float(block.get(k) or 0.0) for k in keys]
-        cis = [(block.get("ci") or {}).get(k) or [v, v] for k, v in zip(keys, vals, strict=True)]
-        err = [[v - c[0] for v, c in zip(vals, cis, strict=True)],
-               [c[1] - v for v, c in zip(vals, cis, strict=True)]]
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(keys))]
-        ax.bar(xs, vals, width=width, yerr=err, capsize=2, label=name)
+    grouped_bars(ax, len(keys), [(name, [float(block.get(k) or 0.0) for k in keys])
+                                 for name, block in series],
+                 cis=[[(block.get("ci") or {}).get(k) for k in keys] for _, block in series],
+                 capsize=2)
     ax.set_xticks(range(len(keys)), [k.replace("_", "\n") for k in keys], fontsize="small")
     ax.set_ylim(0, 100)
     ax.set_ylabel("judge score (0-100)")
@@ -474,22 +445,16 @@ def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
 
 def plot_summary(entries: Sequence[Mapping[str, Any]]) -> bytes:
     """Per setting: the judges' mean of each aspect for every model (Oracle last)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from buildds.evaluate.report import png_bytes
+    from buildds.evaluate.report import agg_figure, grouped_bars, png_bytes
 
     settings = sorted({int(e["shots"]) for e in entries})
-    fig = Figure(figsize=(7.0 * len(settings), 4.2), dpi=100)
-    FigureCanvasAgg(fig)
+    fig = agg_figure(7.0 * len(settings), 4.2)
     for k, shots in enumerate(settings, start=1):
         ax = fig.add_subplot(1, len(settings), k)
         runs = _ordered([e for e in entries if int(e["shots"]) == shots])
-        width = 0.8 / max(1, len(runs))
-        for j, e in enumerate(runs):
-            xs = [i - 0.4 + width * (j + 0.5) for i in range(len(ASPECTS))]
-            name = "Oracle" if _is_oracle(e) else str(e["model"])
-            ax.bar(xs, [float(e.get(a) or 0.0) for a in ASPECTS], width=width, label=name)
+        grouped_bars(ax, len(ASPECTS), [("Oracle" if _is_oracle(e) else str(e["model"]),
+                                         [float(e.get(a) or 0.0) for a in ASPECTS])
+                                        for e in runs])
         ax.set_xticks(range(len(ASPECTS)), [a.replace("_", "\n") for a in ASPECTS],
                       fontsize="small")
         ax.set_ylim(0, 100)
@@ -552,8 +517,8 @@ class ClauseRevisionTask(TaskBase):
         return score_revision(items, records, seed=seed)
 
     def template_hashes(self) -> dict[str, str]:
-        return {f"{TEMPLATE}.md.j2": sha256_bytes(prompt_source(TEMPLATE).encode("utf-8")),
-                JUDGE_TEMPLATE: sha256_bytes(_judge_source().encode("utf-8"))}
+        return {f"{TEMPLATE}.md.j2": template_sha256(f"{TEMPLATE}.md.j2"),
+                JUDGE_TEMPLATE: template_sha256(JUDGE_TEMPLATE)}
 
     def title(self) -> str:
         return "LegalRikai clause revision leaderboard"

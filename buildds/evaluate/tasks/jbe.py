@@ -25,15 +25,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
-
-from jinja2 import StrictUndefined
-from jinja2.sandbox import SandboxedEnvironment
 
 from buildds.errors import BuildError, ExportError
 from buildds.evaluate.metrics import (
@@ -43,6 +38,7 @@ from buildds.evaluate.metrics import (
     bootstrap_binary,
     faithfulness,
 )
+from buildds.evaluate.prompts import packaged_template, template_sha256, template_text
 from buildds.evaluate.tasks.base import TaskBase
 from buildds.evaluate.tasks.export_io import (
     load_saved,
@@ -83,32 +79,18 @@ USER_TEMPLATE = "jbe_user.j2"
 SUBJECT_ABBR = {"Civil Code": "Cvl", "Constitution": "Cst", "Penal Code": "Pen",
                 "民法": "Cvl", "憲法": "Cst", "刑法": "Pen"}
 SUBJECT_ORDER = ("Cvl", "Cst", "Pen")
-_PROMPTS = "buildds.evaluate.prompts"
 _REMARK_PREFIX = re.compile(r"^\s*なお[、，,]\s*")
 
 
 # --------------------------------------------------------------------------- templates
-def _template_source(name: str) -> str:
-    return resources.files(_PROMPTS).joinpath(name).read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
 def system_prompt() -> str:
     """The seed's system prompt, verbatim (no trailing newline)."""
-    return _template_source(SYSTEM_TEMPLATE).strip()
-
-
-@lru_cache(maxsize=1)
-def _user_template() -> Any:
-    env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                               keep_trailing_newline=False)
-    return env.from_string(_template_source(USER_TEMPLATE))
+    return template_text(SYSTEM_TEMPLATE).strip()
 
 
 def template_hashes() -> dict[str, str]:
     """sha256 of each template file, for the run manifest."""
-    return {name: sha256_bytes(_template_source(name).encode("utf-8"))
-            for name in (SYSTEM_TEMPLATE, USER_TEMPLATE)}
+    return {name: template_sha256(name) for name in (SYSTEM_TEMPLATE, USER_TEMPLATE)}
 
 
 def _text(value: Any) -> str | None:
@@ -138,7 +120,7 @@ def render_user(item: Mapping[str, Any]) -> str:
     remark = _text(item.get("remark"))
     if remark is not None:
         remark = _text(_REMARK_PREFIX.sub("", remark))
-    return _user_template().render(
+    return packaged_template(USER_TEMPLATE, keep_trailing_newline=False).render(
         subject_jp=subject_jp, theme=_text(item.get("theme")), lead_in=_text(item.get("lead_in")),
         instruction_sentence=instruction_sentence(instruction), question=question, remark=remark)
 
@@ -203,6 +185,27 @@ def _card_fingerprints(card: Path) -> dict[str, str]:
     return out
 
 
+def _with_card(fp: dict[str, Any], card: Path) -> dict[str, Any]:
+    """``fp`` with the README's fingerprints under ``card`` (when it states any)."""
+    card_fp = _card_fingerprints(card)
+    if card_fp:
+        fp["card"] = card_fp
+    return fp
+
+
+def _from_parquet(test_file: Path, kind: str, card: Path) -> JbeData:
+    """``test_file`` and its ``fewshot.parquet`` sibling (else its ``is_fewshot`` rows)."""
+    few_file = test_file.with_name("fewshot.parquet")
+    has_few = few_file.is_file() and few_file != test_file
+    test = read_parquet_rows(test_file)
+    fewshot = read_parquet_rows(few_file) if has_few else [r for r in test
+                                                            if r.get("is_fewshot")]
+    fp: dict[str, Any] = {"kind": kind, "test_sha256": sha256_file(test_file)}
+    if has_few:
+        fp["fewshot_sha256"] = sha256_file(few_file)
+    return JbeData(test, fewshot, _with_card(fp, card))
+
+
 def load_jbe_data(path: str | Path) -> JbeData:
     """Load a JBE-QA export. ``path`` is the build/export folder (``data/test.parquet`` and
     ``data/fewshot.parquet``), a ``save_to_disk`` folder (``dataset/``, splits ``test`` and
@@ -213,31 +216,9 @@ def load_jbe_data(path: str | Path) -> JbeData:
             and (path / "export" / "data" / "test.parquet").is_file():
         path = path / "export"
     if path.is_file():
-        test = read_parquet_rows(path)
-        sibling = path.with_name("fewshot.parquet")
-        if sibling.is_file() and sibling != path:
-            fewshot = read_parquet_rows(sibling)
-        else:
-            fewshot = [r for r in test if r.get("is_fewshot")]
-        fp: dict[str, Any] = {"kind": "parquet", "test_sha256": sha256_file(path)}
-        if sibling.is_file() and sibling != path:
-            fp["fewshot_sha256"] = sha256_file(sibling)
-        card = _card_fingerprints(path.parent.parent / "README.md")
-        if card:
-            fp["card"] = card
-        return JbeData(test, fewshot, fp)
+        return _from_parquet(path, "parquet", path.parent.parent / "README.md")
     if (path / "data" / "test.parquet").is_file():
-        test_file, few_file = path / "data" / "test.parquet", path / "data" / "fewshot.parquet"
-        test = read_parquet_rows(test_file)
-        fewshot = (read_parquet_rows(few_file) if few_file.is_file()
-                   else [r for r in test if r.get("is_fewshot")])
-        fp = {"kind": "export", "test_sha256": sha256_file(test_file)}
-        if few_file.is_file():
-            fp["fewshot_sha256"] = sha256_file(few_file)
-        card = _card_fingerprints(path / "README.md")
-        if card:
-            fp["card"] = card
-        return JbeData(test, fewshot, fp)
+        return _from_parquet(path / "data" / "test.parquet", "export", path / "README.md")
     saved = path / "dataset" if (path / "dataset" / "dataset_dict.json").is_file() else path
     if (saved / "dataset_dict.json").is_file():
         dd = load_saved(saved)
@@ -248,10 +229,7 @@ def load_jbe_data(path: str | Path) -> JbeData:
                    else [r for r in test if r.get("is_fewshot")])
         fp = {"kind": "dataset",
               "splits": {s: state_fingerprint(saved / s) for s in sorted(dd.keys())}}
-        card = _card_fingerprints(saved.parent / "README.md")
-        if card:
-            fp["card"] = card
-        return JbeData(test, fewshot, fp)
+        return JbeData(test, fewshot, _with_card(fp, saved.parent / "README.md"))
     raise ExportError("no JBE-QA export here (expected data/test.parquet, a save_to_disk "
                       "folder or a .parquet file); run `buildds jbe` first", source=str(path))
 
@@ -425,7 +403,3 @@ class JbeTask(TaskBase):
         from buildds.evaluate.report import plot_subject_f1
 
         return {"subject_f1.png": plot_subject_f1(entries)}
-
-    @staticmethod
-    def subjects(items: Iterable[Mapping[str, Any]]) -> list[str]:
-        return [SUBJECT_ABBR.get(str(it.get("subject")), str(it.get("subject"))) for it in items]

@@ -34,11 +34,9 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Literal
 
-from buildds.evaluate.prompts import prompt_environment
+from buildds.evaluate.prompts import render_template
 from buildds.evaluate.tasks.highbar.taskset import (
     Criterion,
     FormRubric,
@@ -59,11 +57,9 @@ __all__ = [
     "form_request",
     "parse_criterion_verdict",
     "parse_form_score",
-    "render_template",
     "resolve_criteria",
     "resolve_form",
     "split_judge_id",
-    "template_source",
 ]
 
 CRITERION_TEMPLATE = "highbar_criterion_judge.md.j2"
@@ -71,21 +67,9 @@ FORM_TEMPLATE = "highbar_form_judge.md.j2"
 JUDGE_MAX_TOKENS = 1000
 #: form scores this far apart go to a lawyer
 FORM_ESCALATION_GAP = 2
-_PROMPTS = "buildds.evaluate.prompts"
 _FENCE = re.compile(r"^```(?:json)?[ \t]*\n(.*)\n```$", re.DOTALL)
 
 Source = Literal["lawyer", "judges", "disputed", "judge_error"]
-
-
-# --------------------------------------------------------------------------- templates
-@lru_cache(maxsize=8)
-def template_source(name: str) -> str:
-    return resources.files(_PROMPTS).joinpath(name).read_text(encoding="utf-8")
-
-
-def render_template(name: str, **context: Any) -> str:
-    """A packaged template rendered sandboxed (``StrictUndefined``)."""
-    return prompt_environment().from_string(template_source(name)).render(**context)
 
 
 def _docs(task: HighBarTaskSpec) -> list[dict[str, str]]:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.report import new_figure, png_bytes
-from buildds.evaluate.tasks.base import md_cell
+from buildds.evaluate.report import grouped_bars, new_figure, png_bytes
+from buildds.evaluate.tasks.base import leaderboard_head, md_cell
 from buildds.evaluate.tasks.highbar.scoring import (
     RUNS,
     attempt_pass_rate,
@@ -207,10 +207,7 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *, title: str,
     """leaderboard.md (see the module doc)."""
     table = highbar_table(entries)
     rows = table["rows"]
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines += ["Task set: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                          if v is not None and not isinstance(v, dict)), ""]
+    lines = leaderboard_head(title, dataset, label="Task set")
     if not rows:
         return "\n".join([*lines, "No runs yet.", ""])
     info: dict[str, Any] = {}
@@ -273,12 +270,9 @@ def plot_form(entries: Sequence[Mapping[str, Any]]) -> bytes:
     rows = table["rows"]
     rubrics = _rubrics(rows)
     fig, ax = new_figure(min(12.0, 5.0 + 0.5 * len(rows) * max(1, len(rubrics))), 4.0)
-    width = 0.8 / max(1, len(rows))
-    for j, r in enumerate(rows):
-        form = r["metrics"].get("form", {})
-        vals = [float(form.get(rid, {}).get("mean") or 0.0) for rid, _ in rubrics]
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(rubrics))]
-        ax.bar(xs, vals, width=width, label=r["model"])
+    grouped_bars(ax, len(rubrics), [
+        (r["model"], [float(r["metrics"].get("form", {}).get(rid, {}).get("mean") or 0.0)
+                      for rid, _ in rubrics]) for r in rows])
     ax.set_xticks(range(len(rubrics)), [t for _, t in rubrics])
     ax.set_ylim(0, 3)
     ax.set_ylabel("mean score (3 best)")
@@ -294,14 +288,11 @@ def plot_run(metrics: Mapping[str, Any], title: str) -> bytes:
     per_task = metrics.get("per_task", {})
     tasks = sorted(per_task)
     fig, ax = new_figure(min(12.0, 4.0 + 0.7 * len(tasks)), 4.0)
-    width = 0.8 / len(RUNS)
-    for j, run in enumerate(RUNS):
-        vals = []
-        for t in tasks:
-            a = per_task[t].get(str(run)) or {}
-            vals.append(100 * a["met"] / a["applicable"] if a.get("applicable") else 0.0)
-        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(tasks))]
-        ax.bar(xs, vals, width=width, label=f"run {run}")
+    def met(t: str, run: int) -> float:
+        a = per_task[t].get(str(run)) or {}
+        return 100 * a["met"] / a["applicable"] if a.get("applicable") else 0.0
+
+    grouped_bars(ax, len(tasks), [(f"run {run}", [met(t, run) for t in tasks]) for run in RUNS])
     ax.set_xticks(range(len(tasks)), tasks, rotation=20, ha="right")
     ax.set_ylim(0, 100)
     ax.set_ylabel("criteria met (%)")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
+from buildds.evaluate.prompts import render_template, template_sha256
 from buildds.evaluate.tasks.base import TaskBase
 from buildds.evaluate.tasks.highbar import judging, report, scoring
 from buildds.evaluate.tasks.highbar.taskset import (
@@ -55,9 +56,8 @@ def _attachments(spec: HighBarTaskSpec) -> tuple[Attachment, ...]:
 
 def task_prompt(spec: HighBarTaskSpec) -> str:
     """The user turn of a task: instructions, then each document's normalised text."""
-    return judging.render_template(TASK_TEMPLATE, instructions=spec.instructions,
-                                   documents=[{"name": d.name, "text": d.text}
-                                              for d in spec.documents])
+    return render_template(TASK_TEMPLATE, instructions=spec.instructions,
+                           documents=[{"name": d.name, "text": d.text} for d in spec.documents])
 
 
 def _reviews_of(taskset: TaskSet, task_id: str) -> dict[tuple[str, str], Review]:
@@ -304,8 +304,7 @@ class HighBarTask(TaskBase):
         return score(items, records, seed=seed)
 
     def template_hashes(self) -> dict[str, str]:
-        return {name: sha256_bytes(judging.template_source(name).encode("utf-8"))
-                for name in TEMPLATES}
+        return {name: template_sha256(name) for name in TEMPLATES}
 
     def reference_answer(self, item: Mapping[str, Any]) -> str:
         spec: HighBarTaskSpec = item["spec"]
