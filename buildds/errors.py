@@ -5,7 +5,9 @@ file and page); errors *per run* are exceptions::
 
     BuildError                      anything buildds raises on purpose
     ├── ExtractError                a file could not be read (names the file, page)
-    │   └── PdfError                not a PDF, truncated, encrypted, empty, no text
+    │   ├── PdfError                not a PDF, truncated, encrypted, empty, no text
+    │   └── LimitExceeded           an input would multiply work past a limit (names the
+    │                               limit and the option that raises it)
     ├── TransformError              records could not be built from what was read
     │   └── KeyMismatchError        booklet and answer key disagree (names both files)
     ├── InjectionError              an error could not be injected (reserved)
@@ -27,6 +29,7 @@ __all__ = [
     "FetchError",
     "InjectionError",
     "KeyMismatchError",
+    "LimitExceeded",
     "MissingDependency",
     "PdfError",
     "TransformError",
@@ -59,6 +62,23 @@ class ExtractError(BuildError):
 
 class PdfError(ExtractError):
     """A PDF is not a PDF, is truncated/corrupt, encrypted, empty, or has no usable text."""
+
+
+class LimitExceeded(ExtractError):
+    """An input would make buildds do more work than a limit allows (archive member bytes,
+    pages, pixels, numbering values, JSON depth …). The message names the limit, the value
+    that hit it and the option that raises it."""
+
+    def __init__(self, what: str, value: object, limit: object, *, option: str | None = None,
+                 source: str | None = None, page: int | None = None):
+        self.what = what
+        self.value = value
+        self.limit = limit
+        self.option = option
+        msg = f"{what} {value} exceeds the limit of {limit}"
+        if option:
+            msg += f" (raise it with {option})"
+        super().__init__(msg, source=source, page=page)
 
 
 class TransformError(BuildError):

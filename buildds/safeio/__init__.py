@@ -1,0 +1,21 @@
+"""Hardened input reading shared by every stage (the bottom floor: it imports nothing above
+:mod:`buildds.errors`).
+
+* :mod:`.files` — open only regular files (no FIFOs, devices or sockets; a symlink is
+  resolved and refused when it leaves its input root), read with a byte limit.
+* :mod:`.json_strict` — JSON with limits on depth and number size, no ``NaN``/``Infinity``.
+* :mod:`.limits` — the default of every limit on work an input can multiply, in one table.
+"""
+
+from buildds.safeio.files import check_regular_file, open_regular, read_bytes_limited
+from buildds.safeio.json_strict import loads_strict
+from buildds.safeio.limits import LIMITS, Limit
+
+__all__ = [
+    "LIMITS",
+    "Limit",
+    "check_regular_file",
+    "loads_strict",
+    "open_regular",
+    "read_bytes_limited",
+]
