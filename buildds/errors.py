@@ -106,10 +106,20 @@ class FetchError(BuildError):
 
 
 class MissingDependency(BuildError):
-    """An optional extra is not installed."""
+    """Something buildds needs is not installed: an optional extra (``extra`` names it, and
+    the message gives the pip line), a core package of a broken install (``extra=None``,
+    ``core=True``), or a system package (``extra=None``; ``hint`` gives the apt line)."""
 
-    def __init__(self, what: str, extra: str, *, hint: str | None = None):
-        msg = f"{what} is not installed: run  pip install 'buildds[{extra}]'"
+    def __init__(self, what: str, extra: str | None = None, *, hint: str | None = None,
+                 core: bool = False):
+        self.extra = extra
+        if extra:
+            msg = f"{what} is not installed: run  pip install 'buildds[{extra}]'"
+        elif core:
+            msg = (f"{what} is not installed, though buildds depends on it: reinstall with  "
+                   "pip install --force-reinstall buildds")
+        else:
+            msg = f"{what} is not installed"
         if hint:
             msg += f"  ({hint})"
         super().__init__(msg)

@@ -75,8 +75,8 @@ def require_data() -> tuple[Any, Any, Any]:
         import datasets
         import pyarrow
         import pyarrow.parquet
-    except ImportError as exc:  # pragma: no cover - the data extra is a dev dependency
-        raise MissingDependency("datasets/pyarrow", "data", hint=str(exc)) from exc
+    except ImportError as exc:  # pragma: no cover - core dependencies
+        raise MissingDependency("datasets/pyarrow", core=True, hint=str(exc)) from exc
     return datasets, pyarrow, pyarrow.parquet
 
 @contextmanager

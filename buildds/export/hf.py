@@ -313,7 +313,7 @@ def load_jbe_export(path: str | Path) -> pandas.DataFrame:
     try:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover
-        raise MissingDependency("pandas", "data") from exc
+        raise MissingDependency("pandas", core=True) from exc
     path = Path(path)
     file = path if path.is_file() else path / "data" / "test.parquet"
     if not file.is_file():

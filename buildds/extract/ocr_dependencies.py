@@ -33,8 +33,8 @@ def _apt_line(missing_langs: Sequence[str] = ()) -> str:
 def _import_pytesseract() -> Any:
     try:
         import pytesseract
-    except ImportError as exc:  # pragma: no cover - the [ocr] extra is installed in CI
-        raise MissingDependency("pytesseract", "ocr", hint=f"and the engine: {APT_LINE}") from exc
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise MissingDependency("pytesseract", core=True, hint=f"and the engine: {APT_LINE}") from exc
     return pytesseract
 
 
@@ -56,7 +56,6 @@ def check_tesseract(lang: str = "jpn") -> frozenset[str]:
     if missing:
         raise MissingDependency(
             f"tesseract language data {'+'.join(missing)!r}",
-            "ocr",
             hint=f"install it with: {_apt_line(missing)}",
         )
     return installed
@@ -69,10 +68,9 @@ def _probe(pytesseract: Any, cmd: str) -> frozenset[str]:
     except (pytesseract.TesseractNotFoundError, OSError) as exc:
         raise MissingDependency(
             f"the tesseract OCR engine ({cmd!r})",
-            "ocr",
             hint=f"tesseract is a system package: {APT_LINE}",
         ) from exc
     except SystemExit as exc:  # pytesseract exits on a version it cannot parse
         raise MissingDependency(
-            f"a usable tesseract (>= 3.05) at {cmd!r}", "ocr", hint=APT_LINE
+            f"a usable tesseract (>= 3.05) at {cmd!r}", hint=APT_LINE
         ) from exc

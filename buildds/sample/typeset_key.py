@@ -58,8 +58,7 @@ def find_ipa_mincho() -> Path:
                              capture_output=True, text=True, check=False).stdout.split("\n")
         if len(out) >= 2 and "IPAMincho" in out[1] and Path(out[0]).exists():
             return Path(out[0])
-    raise MissingDependency("the IPA Mincho font", "sample",
-                            hint="apt-get install fonts-ipafont-mincho")
+    raise MissingDependency("the IPA Mincho font", hint="apt-get install fonts-ipafont-mincho")
 
 
 def _register_font() -> None:

@@ -73,8 +73,8 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 def _read_saved_dataset(folder: Path) -> pd.DataFrame:
     try:
         import datasets
-    except ImportError as exc:  # pragma: no cover - part of the data extra
-        raise MissingDependency("datasets", "data") from exc
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise MissingDependency("datasets", core=True) from exc
     try:
         ds = datasets.load_from_disk(str(folder))
     except Exception as exc:

@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - older pandera
     try:
         import pandera as pa  # type: ignore[no-redef]
     except ImportError as exc:  # pragma: no cover
-        raise MissingDependency("pandera", "data") from exc
+        raise MissingDependency("pandera", core=True) from exc
 from pandera.typing import Series
 
 __all__ = [

@@ -33,9 +33,7 @@ class HFBackend(BackendBase):
         try:
             import transformers
         except ImportError:
-            raise MissingDependency(
-                "transformers", "hf", hint="pip install transformers torch"
-            )
+            raise MissingDependency("transformers", "hf", hint="needed by hf: backends")
         self._lock = threading.Lock()
         self.pipe = transformers.pipeline(
             "text-generation",

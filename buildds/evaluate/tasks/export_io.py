@@ -50,11 +50,11 @@ def read_parquet_rows(path: Path) -> list[dict[str, Any]]:
 
 def load_saved(folder: Path) -> Any:
     """``datasets.load_from_disk(folder)``; :class:`ExportError` naming the folder when it
-    cannot be loaded, :class:`MissingDependency` without the ``data`` extra."""
+    cannot be loaded, :class:`MissingDependency` when datasets is missing (a broken install)."""
     try:
         import datasets
-    except ImportError as exc:  # pragma: no cover - the data extra
-        raise MissingDependency("datasets", "data") from exc
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise MissingDependency("datasets", core=True) from exc
     try:
         return datasets.load_from_disk(str(folder))
     except Exception as exc:  # datasets raises several types for a bad folder
