@@ -44,9 +44,10 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from buildds import __version__
-from buildds.errors import FetchError
+from buildds.errors import BuildError, FetchError
 from buildds.httputil import parse_retry_after
 from buildds.pipeline import atomic_write_text, sha256_file
+from buildds.safeio import loads_strict, read_side_file
 
 __all__ = [
     "MIRROR_ENV",
@@ -151,10 +152,12 @@ def default_manifest_path() -> Path:
 def _read_json_entries(path: Path) -> tuple[dict[str, Any], list[Any]]:
     """The top-level object (without ``files``) and the entry list of a manifest."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = loads_strict(read_side_file(path))
+    except BuildError as exc:
+        raise FetchError(f"cannot read manifest ({exc.message})", source=str(path)) from exc
     except OSError as exc:
         raise FetchError(f"cannot read manifest ({exc.strerror or exc})", source=str(path)) from exc
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # JSONDecodeError and the JSON limits
         raise FetchError(f"manifest is not valid JSON ({exc})", source=str(path)) from exc
     if isinstance(data, list):
         return {}, data

@@ -20,7 +20,8 @@ from typing import BinaryIO
 
 from buildds.errors import ExtractError, LimitExceeded
 
-__all__ = ["check_regular_file", "describe_mode", "open_regular", "read_bytes_limited"]
+__all__ = ["check_regular_file", "describe_mode", "open_regular", "read_bytes_limited",
+           "read_side_file"]
 
 
 def describe_mode(mode: int) -> str:
@@ -110,3 +111,18 @@ def read_bytes_limited(path: str | Path, *, max_bytes: int, root: str | Path | N
         raise LimitExceeded("file size", f"over {max_bytes:,} bytes", f"{max_bytes:,} bytes",
                             option=option, source=str(path))
     return data
+
+
+def read_side_file(path: str | Path) -> str:
+    """The UTF-8 text (a BOM is dropped) of a small input that steers a build — a manifest, a
+    corrections or annotations file, rejects, a profile — read as a regular file within the
+    ``side_file_bytes`` limit. Undecodable bytes are an :class:`ExtractError` naming the
+    file and the byte offset."""
+    from buildds.safeio.limits import LIMITS
+
+    data = read_bytes_limited(path, max_bytes=LIMITS["side_file_bytes"].default)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ExtractError(f"is not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 4]!r})",
+                           source=str(path)) from None

@@ -42,6 +42,7 @@ import yaml
 from pydantic import Field, ValidationError
 
 from buildds.errors import TransformError
+from buildds.safeio import load_yaml_strict, read_side_file
 from buildds.schema import Frozen, JbeExclusion, JbeItem
 
 __all__ = [
@@ -104,7 +105,7 @@ def load_corrections(folder: str | Path | None) -> list[Correction]:
     out: list[Correction] = []
     for path in sorted(folder.glob("*.y*ml")):
         try:
-            data = yaml.safe_load(path.read_text("utf-8")) or []
+            data = load_yaml_strict(read_side_file(path)) or []
         except (OSError, yaml.YAMLError) as exc:
             raise TransformError(f"cannot read corrections: {exc}", source=str(path)) from exc
         if not isinstance(data, list):

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-from buildds.errors import TransformError
+from buildds.errors import BuildError, TransformError
+from buildds.safeio import loads_strict, read_side_file
 from buildds.schema.contracts import Clause, ContractDocument, DocBlock
 from buildds.transform.normalize import normalize_text
 
@@ -168,8 +169,8 @@ def _labels(value: Any) -> tuple[str, ...]:
         value = value.strip()
         if value.startswith("["):
             try:
-                value = json.loads(value)
-            except json.JSONDecodeError:
+                value = loads_strict(value)
+            except ValueError:  # not JSON after all: a separated list
                 pass
     parts = _LABEL_SEP.split(value) if isinstance(value, str) else [str(v) for v in value]
     seen: dict[str, None] = {}
@@ -225,19 +226,20 @@ def load_annotations(path: str | Path) -> list[Annotation]:
     if suffix not in (".jsonl", ".ndjson", ".json", ".csv", ".tsv"):
         raise TransformError("annotations must be .csv, .tsv or .jsonl", source=name)
     try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else exc
-        raise TransformError(f"cannot read the annotation file ({why})", source=name) from exc
+        raw = read_side_file(path)
+    except BuildError as exc:
+        raise TransformError(f"cannot read the annotation file ({exc.message})",
+                             source=name) from exc
     out: list[Annotation] = []
     if suffix in (".jsonl", ".ndjson", ".json"):
         for n, line in enumerate(raw.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TransformError(f"line {n} is not JSON ({exc.msg})", source=name) from exc
+                row = loads_strict(line)
+            except ValueError as exc:  # JSONDecodeError and the JSON limits
+                why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+                raise TransformError(f"line {n} is not JSON ({why})", source=name) from exc
             if not isinstance(row, dict):
                 raise TransformError(f"line {n} is not a JSON object", source=name)
             out.append(_annotation(row, name, n))

@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from buildds.errors import ExtractError, MissingDependency
+from buildds.safeio import loads_strict, read_side_file
 
 __all__ = ["LoadedExport", "load_export", "read_rejects"]
 
@@ -46,13 +47,14 @@ def read_rejects(path: str | Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise ExtractError("rejects file not found", source=str(path))
     rows = []
-    for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+    for n, line in enumerate(read_side_file(path).splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ExtractError(f"line {n} is not JSON: {exc.msg}", source=str(path)) from exc
+            row = loads_strict(line)
+        except ValueError as exc:  # JSONDecodeError and the JSON limits
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            raise ExtractError(f"line {n} is not JSON: {why}", source=str(path)) from exc
         if not isinstance(row, dict):
             raise ExtractError(f"line {n} is not a JSON object", source=str(path))
         rows.append(row)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from buildds.safeio import load_yaml_strict, read_side_file
 from buildds.schema.statutes import StatuteProfile
 
 __all__ = ["load_profile_yaml", "write_profile_yaml"]
@@ -27,5 +28,5 @@ def write_profile_yaml(profile: StatuteProfile, path: Path | str) -> Path:
 
 def load_profile_yaml(path: Path | str) -> StatuteProfile:
     """Read a profile written by :func:`write_profile_yaml` (validated on load)."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml_strict(read_side_file(path))
     return StatuteProfile.model_validate(data)
