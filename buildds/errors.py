@@ -47,9 +47,13 @@ class BuildError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        # a name that is not UTF-8 is shown with \xNN escapes (imported here: safeio
+        # imports this module)
+        from buildds.safeio.names import printable_name
+
         where = ""
         if self.source:
-            where = f"{self.source}"
+            where = printable_name(self.source)
             if self.page is not None:
                 where += f", page {self.page}"
             where += ": "

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from buildds.safeio.names import printable_name
 
 __all__ = [
     "SUBJECTS",
@@ -52,6 +54,11 @@ class Source(Frozen):
     path: str
     sha256: str
 
+    @field_validator("path")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        return printable_name(value)
+
 
 class Problem(Frozen):
     """A per-document error or warning: data, not an exception."""
@@ -62,6 +69,11 @@ class Problem(Frozen):
     source: str | None = None
     page: int | None = None
     severity: Literal["error", "warning"] = "error"
+
+    @field_validator("source")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        return None if value is None else printable_name(value)
 
     def __str__(self) -> str:
         where = self.source or ""
