@@ -29,6 +29,16 @@ def main() -> None:
     """
 
 
+def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(x) for x in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected two shares, e.g. 0.25,0.75") from None
+    if not 0.0 <= lo <= hi <= 1.0:
+        raise click.BadParameter(f"{value!r}: need 0 <= low <= high <= 1, e.g. 0.25,0.75")
+    return lo, hi
+
+
 @main.command()
 @click.option("--years", type=YearsType(), required=True,
               help="Exam years: 2019, 2015-2024, or 2015,2017.")
@@ -50,16 +60,28 @@ def main() -> None:
               help="Folder of correction files (*.yaml), applied on every build.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the few-shot selection (2 true + 2 false).")
-@click.option("--balance", default="0.25,0.75", show_default=True,
+@click.option("--balance", default="0.25,0.75", show_default=True, callback=_balance_bounds,
+              metavar="LOW,HIGH",
               help="Allowed share of True items per subject and year (LOW,HIGH).")
 @click.option("--xml-only", is_flag=True, help="Stop after the XML (stage 1).")
-def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
+@click.option("--replace", is_flag=True,
+              help="Let this run replace an --out whose dataset holds years or subjects that "
+                   "this run does not build (without it, that is an error).")
+@click.pass_context
+def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         processes: int | None, no_cache: bool, quiet: bool, password: str | None,
-        corrections: Path, seed: int, balance: str, xml_only: bool) -> None:
+        corrections: Path, seed: int, balance: tuple[float, float], xml_only: bool,
+        replace: bool) -> None:
     """Japanese bar exam PDFs → validated XML → JBE-QA true/false items → HF dataset.
 
     Writes xml/<year>/<subject>.xml, the dataset (dataset/ for load_from_disk, data/*.parquet,
-    README.md card), report.json, report.md and rejects.jsonl under --out.
+    README.md card), report.json, report.md and rejects.jsonl under --out. Each booklet and
+    key is checked against its path (the subject and year they print) and against each other;
+    the first failed files are named here with their reason.
+
+    Exit codes: 0 built (failed files are listed; they fail the run only with --strict);
+    1 a requested year/subject has no files, --strict found a problem, or the run could not
+    start (bad options, an --out that would lose years without --replace).
 
     \b
     Examples:
@@ -72,21 +94,22 @@ def jbe(years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
     bad = [s for s in wanted if s not in ("kenpo", "minpo", "keiho")]
     if bad:
         raise click.BadParameter(f"unknown subject(s): {', '.join(bad)}", param_hint="--subjects")
-    try:
-        low, _, high = balance.partition(",")
-        bounds = (float(low), float(high))
-    except ValueError:
-        raise click.BadParameter(f"{balance!r} is not LOW,HIGH (e.g. 0.25,0.75)",
-                                 param_hint="--balance") from None
+    if (not corrections.is_dir() and ctx.get_parameter_source("corrections")
+            is not click.core.ParameterSource.DEFAULT):
+        raise click.BadParameter(f"{corrections} is not a folder of correction files",
+                                 param_hint="'--corrections'")
     try:
         report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
                            processes=processes, use_cache=not no_cache, progress=not quiet,
                            password=password, xml_only=xml_only, corrections=corrections,
-                           seed=seed, balance=bounds)
+                           seed=seed, balance=balance, replace=replace)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
+    from buildds.commands.failures import echo_failures
+
     click.echo(report.summary_line())
-    if strict and report.problem_count:
+    echo_failures(report.failure_lines(), report=out / "report.md")
+    if report.missing or (strict and report.problem_count):
         sys.exit(1)
 
 
@@ -129,16 +152,6 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
 
 
 # --------------------------------------------------------------------------- validate
-def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
-    try:
-        lo, hi = (float(x) for x in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: expected two shares, e.g. 0.25,0.75") from None
-    if not 0.0 <= lo <= hi <= 1.0:
-        raise click.BadParameter(f"{value!r}: need 0 <= low <= high <= 1, e.g. 0.25,0.75")
-    return lo, hi
-
-
 @main.command("validate")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -34,7 +34,7 @@ from buildds.errors import KeyMismatchError, PdfError
 from buildds.extract.pdf import is_page_number, join_wrapped
 from buildds.schema import SUBJECTS, AnswerKey, AnswerSlot, PdfDocument, PdfWord, Problem
 
-__all__ = ["ALL_CORRECT_MARKERS", "NOTE_UNORDERED", "parse_answer_key", "reconcile"]
+__all__ = ["ALL_CORRECT_MARKERS", "NOTE_UNORDERED", "check_points", "parse_answer_key", "reconcile"]
 
 #: The 備考 note of a "choose two" question, as the keys print it (on two lines).
 NOTE_UNORDERED = "順不同（部分点なし）"
@@ -428,6 +428,33 @@ def reconcile(
     raise KeyMismatchError(
         f"question booklet {booklet_name} and answer key {key.source.path} disagree on the "
         f"answer slots; " + "; ".join(parts),
+        source=booklet_name,
+    )
+
+
+def check_points(
+    booklet_points: dict[int, int], key: AnswerKey, *, booklet_name: str
+) -> list[Problem]:
+    """Check that every question's 配点 in the booklet (``（配点：２）``) is the key's.
+
+    Keys of other years often have the very same slots (民法: 36 or 37 single-slot questions
+    every year) but never the same 配点 on every question, so a disagreement means the key is
+    not this booklet's: raise :class:`KeyMismatchError` naming both files and the questions.
+    Questions the key prints no 配点 for are not compared. Returns ``[]`` when they agree."""
+    in_key: dict[int, int] = {}
+    for s in key.slots:
+        if s.points is not None:
+            in_key.setdefault(s.question, s.points)
+    differ = sorted(q for q in set(booklet_points) & set(in_key)
+                    if booklet_points[q] != in_key[q])
+    if not differ:
+        return []
+    shown = ", ".join(f"問 {q} (booklet {booklet_points[q]}, key {in_key[q]})"
+                      for q in differ[:10])
+    more = f" and {len(differ) - 10} more" if len(differ) > 10 else ""
+    raise KeyMismatchError(
+        f"question booklet {booklet_name} and answer key {key.source.path} disagree on the "
+        f"配点 of {len(differ)} question(s): {shown}{more}; is the key another year's?",
         source=booklet_name,
     )
 

@@ -26,15 +26,18 @@ from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError
 from buildds.extract.jbe_raw import FIRST_YEAR, discover_exam_files, era_fullwidth
+from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies
 from buildds.pipeline import (
     Cache,
     Rejects,
     atomic_write_bytes,
     atomic_write_text,
     cache_key,
+    canonical_json,
     package_code_version,
     progress_bar,
     run_parallel,
+    sha256_bytes,
     sha256_file,
 )
 from buildds.schema import SUBJECTS, Problem
@@ -52,6 +55,7 @@ _CODE_FILES = (
     "extract/ocr*.py",
     "extract/jbe_booklet.py",
     "extract/jbe_answers.py",
+    "extract/jbe_header.py",
     "extract/jbe_raw.py",
     "export/xml.py",
     "export/schemas/jbe_exam.xsd",
@@ -80,8 +84,9 @@ def build_pair(task: PairTask) -> dict[str, Any]:
     """Extract, parse, reconcile, serialise and validate one booklet + key. Never raises:
     failures come back as ``status="failed"`` with problems naming the file and page."""
     from buildds.export.xml import booklet_to_xml, validate_exam_xml
-    from buildds.extract.jbe_answers import parse_answer_key, reconcile
+    from buildds.extract.jbe_answers import check_points, parse_answer_key, reconcile
     from buildds.extract.jbe_booklet import parse_booklet
+    from buildds.extract.jbe_header import check_printed, read_booklet_header, read_key_header
     from buildds.extract.jbe_raw import era_of
     from buildds.extract.pdf import extract_pdf
 
@@ -92,14 +97,26 @@ def build_pair(task: PairTask) -> dict[str, Any]:
                               "status": "failed", "xml": None, "counts": {}, "problems": []}
     try:
         doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password)
-        booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
-        problems.extend(booklet.problems)
         key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
                               password=task.password)
+        # Both files must be what their path says before anything is paired.
+        printed = read_booklet_header(doc), read_key_header(key_doc)
+        result["printed"] = {"booklet": printed[0].as_json(), "key": printed[1].as_json()}
+        problems += check_printed(printed[0], kind="booklet", source=task.mondai_name,
+                                  year=task.year, subject=subject, other=printed[1])
+        problems += check_printed(printed[1], kind="key", source=task.seito_name,
+                                  year=task.year, subject=subject, other=printed[0])
+        if any(p.code == "header-mismatch" for p in problems):
+            result["problems"] = [p.model_dump() for p in problems]
+            return result
+        booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
+        problems.extend(booklet.problems)
         key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
         problems.extend(key.problems)
         slot_owner = {no: q.number for q in booklet.questions for no in q.slots}
         problems.extend(reconcile(slot_owner, key, booklet_name=task.mondai_name))
+        problems.extend(check_points({q.number: q.points for q in booklet.questions}, key,
+                                     booklet_name=task.mondai_name))
         xml = booklet_to_xml(booklet, key, era=era_fullwidth(task.year))
         validate_exam_xml(xml, source=f"xml/{task.year}/{task.subject}.xml")
         ocr_pages = [p for p in doc.pages if p.ocr]
@@ -108,6 +125,9 @@ def build_pair(task: PairTask) -> dict[str, Any]:
             xml=xml.decode("utf-8"),
             booklet_sha256=doc.source.sha256,
             key_sha256=key_doc.source.sha256,
+            # what the key says, slot by slot: another year's key is refused by it
+            key_answers=sha256_bytes(canonical_json(
+                [[s.no, s.answer] for s in key.slots]).encode("utf-8")),
             counts={
                 "pages": len(doc.pages),
                 "ocr_pages": len(ocr_pages),
@@ -175,6 +195,23 @@ class JbeReport:
         line += f" in {self.seconds:.1f}s — see {self.out / 'report.md'}"
         return line
 
+    def failure_lines(self) -> list[str]:
+        """``<file>[, page N]: <reason>`` for every error of a pair that did not build and
+        every input that is missing, in year and subject order."""
+        from buildds.commands.failures import failure_line
+
+        entries = [(p, p["problems"]) for p in self.pairs if p["status"] == "failed"]
+        entries += [(m, m["problems"]) for m in self.missing]
+        entries.sort(key=lambda e: (e[0]["year"], list(SUBJECTS).index(e[0]["subject"])
+                                    if e[0]["subject"] in SUBJECTS else 9))
+        lines = []
+        for entry, problems in entries:
+            errors = [x for x in problems if x["severity"] == "error"] or [
+                {"source": entry.get("booklet") or f"{entry['year']}/{entry['subject']}",
+                 "page": None, "message": "failed (no reason recorded)"}]
+            lines += [failure_line(x["source"], x["page"], x["message"]) for x in errors]
+        return lines
+
     def as_json(self) -> dict[str, Any]:
         pairs = [{k: v for k, v in p.items() if k != "xml"} for p in self.pairs]
         return {
@@ -200,10 +237,15 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
               processes: int | None = None, use_cache: bool = True,
               progress: bool = True, password: str | None = None, xml_only: bool = False,
               corrections: Path | None = None, seed: int = 0,
-              balance: tuple[float, float] = (0.25, 0.75)) -> JbeReport:
+              balance: tuple[float, float] = (0.25, 0.75), replace: bool = False) -> JbeReport:
     """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
     ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
-    validation and export. ``password`` opens encrypted PDFs (tried on every file)."""
+    validation and export. ``password`` opens encrypted PDFs (tried on every file).
+
+    A pair fails when a file is not what its path says (printed subject or year), when the
+    key disagrees with the booklet (slots, 配点), or when a file or a key's answers are
+    another pair's. Raises :class:`BuildError` when the dataset in ``out`` holds years or
+    subjects this run does not build, unless ``replace``."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     report = JbeReport(out=out)
@@ -221,9 +263,12 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
                            f"{folder}/<subject>-mondai.pdf and -seito.pdf (run "
                            f"'buildds fetch jbe --years …', or pass --raw)")
         raise BuildError("; ".join(reasons))
+    if not (xml_only or replace):
+        check_not_dropping(out, years, subjects or list(SUBJECTS))
     cache = Cache(out / ".cache", enabled=use_cache)
     version = code_version()
     tasks: list[tuple[PairTask, str]] = []
+    shas: list[tuple[str, str]] = []
     for e in entries:
         if e.problems or not (e.mondai and e.seito):
             report.missing.append({"year": e.year, "subject": e.subject,
@@ -231,7 +276,9 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
             continue
         task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
                         e.mondai_name or "", e.seito_name or "", password)
-        key = cache_key(STAGE, version, [sha256_file(e.mondai), sha256_file(e.seito)],
+        shas += [(task.mondai_name, sha256_file(e.mondai)),
+                 (task.seito_name, sha256_file(e.seito))]
+        key = cache_key(STAGE, version, [shas[-2][1], shas[-1][1]],
                         {"mondai": task.mondai_name, "seito": task.seito_name})
         tasks.append((task, key))
 
@@ -260,6 +307,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
                     cache.put(STAGE, tasks[i][1], res)
 
     report.pairs = [results[i] for i in range(len(tasks))]
+    refuse_copies(report.pairs, dict(shas))
     if not xml_only:
         from buildds.jobs.jbe_dataset import build_jbe_dataset
         from buildds.transform.corrections import load_corrections

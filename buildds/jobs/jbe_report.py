@@ -23,6 +23,33 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
     return lines
 
 
+def _printed(pair: dict[str, Any]) -> str:
+    """``民法 / 民法``: the subject and year each file prints in its header."""
+    printed = pair.get("printed")
+    if not printed:
+        return "—"
+
+    def one(h: dict[str, Any]) -> str:
+        from buildds.extract.jbe_raw import era_of
+
+        return " ".join([era_of(y) for y in h["years"]] + h["subjects"]) or "nothing"
+
+    return f"{one(printed['booklet'])} / {one(printed['key'])}"
+
+
+def _printed_note(pairs: list[dict[str, Any]]) -> str:
+    headers = [h for p in pairs if p.get("printed") for h in p["printed"].values()]
+    with_subject = sum(1 for h in headers if h["subjects"])
+    with_year = sum(1 for h in headers if h["years"])
+    note = (f"Headers read on {len(headers)} files: {with_subject} print their subject, "
+            f"{with_year} their year; both are checked against the path.")
+    if with_year < len(headers):
+        note += (" Where no year is printed (as on the official booklets and keys), the key "
+                 "is checked by content only: its slots and 配点 against the booklet, its "
+                 "bytes and answers against the other keys of the run.")
+    return note
+
+
 def render_markdown(report: JbeReport, data: dict[str, Any] | None = None) -> str:
     """``data`` is ``report.as_json()`` when the caller has it already."""
     j = data if data is not None else report.as_json()
@@ -37,10 +64,11 @@ def render_markdown(report: JbeReport, data: dict[str, Any] | None = None) -> st
         c = p["counts"]
         ocr = f"{c.get('ocr_pages', 0)}" + (f" ({c['ocr_confidence_pct']}%)"
                                            if c.get("ocr_pages") else "")
-        rows.append([p["year"], p["subject"], p["status"], c.get("pages", ""), ocr,
-                     c.get("questions", ""), c.get("slots", ""), len(p["problems"])])
-    out += _table(["year", "subject", "status", "pages", "OCR pages (conf.)", "questions",
-                   "slots", "problems"], rows)
+        rows.append([p["year"], p["subject"], p["status"], _printed(p), c.get("pages", ""),
+                     ocr, c.get("questions", ""), c.get("slots", ""), len(p["problems"])])
+    out += _table(["year", "subject", "status", "printed (booklet / key)", "pages",
+                   "OCR pages (conf.)", "questions", "slots", "problems"], rows)
+    out += ["", _printed_note(j["pairs"])]
     problems = [(p["year"], p["subject"], x) for p in j["pairs"] for x in p["problems"]]
     problems += [(m["year"], m["subject"], x) for m in j["missing"] for x in m["problems"]]
     if problems:

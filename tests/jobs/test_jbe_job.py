@@ -281,14 +281,14 @@ def test_key_of_another_subject(raw: Path, tmp_path: Path) -> None:
     build(raw, out)
     failed = pair(out, "minpo")
     assert failed["status"] == "failed"
-    codes = [x["code"] for x in failed["problems"]]
-    assert "KeyMismatchError" in codes, failed["problems"]
-    problem = next(x for x in failed["problems"] if x["code"] == "KeyMismatchError")
-    assert f"{YEAR}/minpo-mondai.pdf" in problem["message"]
-    assert f"{YEAR}/minpo-seito.pdf" in problem["message"]
-    # the key's title names another subject: a warning with file and page
-    title = next(x for x in failed["problems"] if x["code"] == "title-subject")
-    assert (title["source"], title["page"]) == (f"{YEAR}/minpo-seito.pdf", 1)
+    # the key's title names another subject: refused before pairing, with file and page
+    header, copy = failed["problems"]
+    assert header["code"] == "header-mismatch"
+    assert (header["source"], header["page"]) == (f"{YEAR}/minpo-seito.pdf", 1)
+    assert header["message"] == (f"the answer key says 憲法 but its path says {YEAR} 民法 "
+                                 "(its booklet says 民法)")
+    assert copy["code"] == "duplicate-file"
+    assert f"is the same file as {YEAR}/kenpo-seito.pdf" in copy["message"]
     assert not xml(out, "minpo").exists()
     assert pair(out, "kenpo")["status"] == pair(out, "keiho")["status"] == "ok"
     (row,) = rejects(out)
