@@ -32,18 +32,28 @@ say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$log"; }
 
 say "debootstrap bookworm ($mirror) into $root"
 debootstrap --variant=minbase bookworm "$root" "$mirror" >> "$log" 2>&1
+# The network of this machine, nothing else: its resolver, its proxy variables, and its CA
+# bundle for pip (networks that intercept TLS sign with their own CA).
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  mkdir -p "$root/etc/ssl/certs"
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-bundle.crt"
+  printf '[global]\ncert = /etc/ssl/certs/host-ca-bundle.crt\n' > "$root/etc/pip.conf"
+fi
+proxies=$(env | grep -iE '^(https?|no)_proxy=' | tr '\n' ' ' || true)
 mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 
 mkdir -p "$root/root/buildds"
-git -C "$repo" archive HEAD | tar -x -C "$root/root/buildds"
-say "repository at $(git -C "$repo" rev-parse --short HEAD) copied to /root/buildds"
+ref=${REF:-HEAD}  # REF=<commit> checks another commit
+git -C "$repo" archive "$ref" | tar -x -C "$root/root/buildds"
+say "repository at $(git -C "$repo" rev-parse --short "$ref") copied to /root/buildds"
 
 in_root() {  # an empty environment, as a fresh login would have
-  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  # shellcheck disable=SC2086
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb $proxies \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     bash -c "$1" >> "$log" 2>&1
 }
@@ -56,7 +66,8 @@ step() {
   results+=("$name: exit $rc in $(( $(date +%s) - t0 )) s")
   say "$name: exit $rc"
 }
-step "python3 before setup" 'command -v python3 || echo "no python3 on the pristine root"'
+step "pristine: no python3, pip or make yet" \
+  '! command -v python3 && ! command -v pip3 && ! command -v make'
 step sample 'cd /root/buildds && ./scripts/sample'
 step test 'cd /root/buildds && ./scripts/test'
 step "plain pip install (no extras)" \
