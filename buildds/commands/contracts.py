@@ -62,6 +62,12 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
                                  labels=labels, progress=not quiet)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
+    from buildds.commands.failures import echo_failures, failure_line
+
     click.echo(report.summary_line())
+    echo_failures([failure_line(p.get("source") or f["file"], p.get("page"), p["message"])
+                   for f in report.files if f["status"] == "failed"
+                   for p in f["problems"][:1] or [{"message": "could not be read"}]],
+                  report=out / "report.md")
     if strict and report.failed:
         sys.exit(1)
