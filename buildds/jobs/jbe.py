@@ -196,8 +196,9 @@ class JbeReport:
         return line
 
     def failure_lines(self) -> list[str]:
-        """``<file>[, page N]: <reason>`` for every error of a pair that did not build and
-        every input that is missing, in year and subject order."""
+        """``<file>[, page N]: <reason>`` for what failed each pair that did not build (its
+        other errors are in the report) and for every missing input, in year and subject
+        order."""
         from buildds.commands.failures import failure_line
 
         entries = [(p, p["problems"]) for p in self.pairs if p["status"] == "failed"]
@@ -206,7 +207,11 @@ class JbeReport:
                                     if e[0]["subject"] in SUBJECTS else 9))
         lines = []
         for entry, problems in entries:
-            errors = [x for x in problems if x["severity"] == "error"] or [
+            errors = [x for x in problems if x["severity"] == "error"]
+            # what failed the pair (a wrong header, a copy, the exception that stopped it)
+            # before what was merely noticed on the way
+            errors = [x for x in errors if x["stage"] in (STAGE, "header")
+                      and x["code"] != "header-not-found"] or errors or [
                 {"source": entry.get("booklet") or f"{entry['year']}/{entry['subject']}",
                  "page": None, "message": "failed (no reason recorded)"}]
             lines += [failure_line(x["source"], x["page"], x["message"]) for x in errors]

@@ -315,3 +315,25 @@ def test_echo_failures_limits_the_list(capsys: pytest.CaptureFixture[str]) -> No
     assert err == [f"failed: {line}" for line in lines[:5]] + ["… and 2 more (see out/report.md)"]
     echo_failures([])
     assert capsys.readouterr().err == ""
+
+
+def test_failure_lines_put_what_failed_a_pair_first(tmp_path: Path) -> None:
+    from buildds.jobs.jbe import JbeReport
+
+    def problem(stage: str, code: str, message: str, page: int | None = None,
+                severity: str = "error") -> dict[str, Any]:
+        return {"stage": stage, "code": code, "message": message, "source": "2019/minpo-mondai.pdf",
+                "page": page, "severity": severity}
+
+    report = JbeReport(out=tmp_path)
+    report.pairs = [{"year": 2019, "subject": "minpo", "status": "failed", "problems": [
+        problem("booklet", "no-slot-marker", "question 3: no answer-slot marker", 4),
+        problem("booklet", "unplaced-text", "text kept", 4, severity="warning"),
+        problem("jbe-xml", "KeyMismatchError", "booklet and key disagree")]},
+        {"year": 2019, "subject": "kenpo", "status": "warning", "problems": [
+            problem("header", "header-not-found", "prints no subject")]}]
+    report.missing = [{"year": 2018, "subject": "keiho", "problems": [
+        {**problem("discover", "missing-seito", "answer key not found"),
+         "source": "2018/keiho-seito.pdf"}]}]
+    assert report.failure_lines() == ["2018/keiho-seito.pdf: answer key not found",
+                                      "2019/minpo-mondai.pdf: booklet and key disagree"]
