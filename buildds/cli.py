@@ -81,7 +81,8 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
 
     Exit codes: 0 built (failed files are listed; they fail the run only with --strict);
     1 a requested year/subject has no files, --strict found a problem, or the run could not
-    start (bad options, an --out that would lose years without --replace).
+    start (no inputs at all, an --out that would lose years without --replace); 2 a bad
+    option (--balance, --subjects, a missing --corrections folder).
 
     \b
     Examples:
