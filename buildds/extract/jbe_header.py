@@ -38,6 +38,7 @@ _WESTERN = re.compile(r"(?<!\d)((?:19|20)\d\d)年(?!\d{1,2}月)")
 _QUESTION = re.compile(r"^[〔(\[【]?第\d+問")
 _KEY_TABLE = re.compile(r"問.*No.*解答")
 _TITLE_WORDS = ("問題", "試験", "正解", "配点", "科目")
+_ALONE = re.compile(r"[^\w]*(?:憲|民|刑)法[^\w]*")  # a line that is just the subject
 _BRACKETED = re.compile(r"[\[(【「〔《]\s*(?:憲|民|刑)法|(?:憲|民|刑)法\s*[\])】」〕》]")
 
 
@@ -84,7 +85,8 @@ def _read(lines: list[PdfLine]) -> PrintedHeader:
         if not text or len(text) > TITLE_CHARS:
             continue
         found = _SUBJECT.findall(text)
-        titled = any(w in text for w in _TITLE_WORDS) or bool(_BRACKETED.search(text))
+        titled = (any(w in text for w in _TITLE_WORDS) or bool(_BRACKETED.search(text))
+                  or _ALONE.fullmatch(text) is not None)
         line_years = [_ERA_BASE[m.group(1)] + (1 if m.group(2) == "元" else int(m.group(2)))
                       for m in _ERA.finditer(text)]
         line_years += [int(m.group(1)) for m in _WESTERN.finditer(text)]

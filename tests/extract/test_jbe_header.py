@@ -44,6 +44,7 @@ QUESTION = "〔第１問〕（配点：２）"
     ("2024年 司法試験 短答式 憲法 試験問題", ("憲法",), (2024,)),
     ("短答式試験問題集［民法", ("民法",), ()),                          # OCR lost the bracket
     ("短答式試験問題集［憲法」", ("憲法",), ()),                        # OCR: 」 for ］
+    ("民 法", ("民法",), ()),                                          # the subject alone
 ])
 def test_booklet_cover_layouts(cover: str, subjects: tuple[str, ...],
                                years: tuple[int, ...]) -> None:
