@@ -14,6 +14,7 @@ import click
 from buildds import __version__
 from buildds.cli_types import YearsType
 from buildds.errors import BuildError
+from buildds.safeio import LIMITS
 
 __all__ = ["main"]
 
@@ -64,6 +65,8 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
               metavar="LOW,HIGH",
               help="Allowed share of True items per subject and year (LOW,HIGH).")
 @click.option("--xml-only", is_flag=True, help="Stop after the XML (stage 1).")
+@click.option("--max-pages", type=click.IntRange(min=1), default=LIMITS["pages"].default,
+              show_default=True, help="Pages a PDF may have; a longer one is a failed file.")
 @click.option("--replace", is_flag=True,
               help="Let this run replace an --out whose dataset holds years or subjects that "
                    "this run does not build (without it, that is an error).")
@@ -71,7 +74,7 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
 def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         processes: int | None, no_cache: bool, quiet: bool, password: str | None,
         corrections: Path, seed: int, balance: tuple[float, float], xml_only: bool,
-        replace: bool) -> None:
+        replace: bool, max_pages: int) -> None:
     """Japanese bar exam PDFs → validated XML → JBE-QA true/false items → HF dataset.
 
     Writes xml/<year>/<subject>.xml, the dataset (dataset/ for load_from_disk, data/*.parquet,
@@ -103,7 +106,7 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
         report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
                            processes=processes, use_cache=not no_cache, progress=not quiet,
                            password=password, xml_only=xml_only, corrections=corrections,
-                           seed=seed, balance=balance, replace=replace)
+                           seed=seed, balance=balance, replace=replace, max_pages=max_pages)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from buildds.errors import BuildError
+from buildds.safeio import LIMITS
 
 __all__ = ["contracts"]
 
@@ -33,11 +34,14 @@ __all__ = ["contracts"]
               help="Seed of the evaluation/development split.")
 @click.option("--eval-share", type=click.FloatRange(0.0, 1.0), default=0.2, show_default=True,
               help="Share of the items in the evaluation split.")
+@click.option("--max-pages", type=click.IntRange(min=1), default=LIMITS["pages"].default,
+              show_default=True, help="Pages (or image frames) a document may have; a longer "
+              "one is a failed file.")
 @click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
               view: str, labels: Path | None, password: str | None, seed: int,
-              eval_share: float, strict: bool, quiet: bool) -> None:
+              eval_share: float, max_pages: int, strict: bool, quiet: bool) -> None:
     """Contracts (.docx, .pdf, scans, images, .odt) → clauses → LegalRikai-style datasets.
 
     Writes documents/<file>.json (each normalised document), clauses.jsonl, the dataset
@@ -59,7 +63,7 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
                                  task=task,  # type: ignore[arg-type]
                                  view=view,  # type: ignore[arg-type]
                                  password=password, seed=seed, eval_share=eval_share,
-                                 labels=labels, progress=not quiet)
+                                 labels=labels, progress=not quiet, max_pages=max_pages)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures, failure_line

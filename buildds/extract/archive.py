@@ -5,12 +5,17 @@ Everything is checked *before* any member is decompressed:
 * the file is a zip (otherwise: "not a Word file (it starts like …)"), and not an OLE2
   compound file (a password-protected .docx is an OLE2 "EncryptedPackage");
 * at most ``max_members`` members, the sum of their declared uncompressed sizes is at most
-  ``max_total`` bytes and no member expands more than ``max_ratio`` times (zip bombs);
+  ``max_total`` bytes, none declares more than ``max_member`` bytes and none of 1 MiB or more
+  expands more than ``max_ratio`` times (zip bombs; :func:`check_zip`, also run on an .odt
+  before LibreOffice sees it); a limit that is hit raises :class:`LimitExceeded`;
 * no member name is absolute or contains ``..`` (path traversal);
 * ``[Content_Types].xml`` and ``word/document.xml`` exist.
 
-Reading a member streams it with a hard cap (its declared size, and the total budget), so a
-lying central directory cannot make us inflate more than we checked. XML parts are parsed
+The file itself is opened with :func:`buildds.safeio.open_regular` (a FIFO or a link to
+``/dev/zero`` is refused, never read). Reading a member streams it with a hard cap (its
+declared size, the per-member limit and the total budget), so a lying central directory cannot
+make us inflate more than we checked; a member compressed with bzip2 or LZMA (which Word never
+writes, and which inflate a whole 4 KiB chunk at once) is refused. XML parts are parsed
 with :func:`buildds.export.xml.safe_parser` (no DTD, no entity expansion, no network).
 Every failure is an :class:`~buildds.errors.ExtractError` naming the file.
 """
@@ -27,16 +32,21 @@ from typing import Literal, Self
 
 from lxml import etree
 
-from buildds.errors import ExtractError
+from buildds.errors import ExtractError, LimitExceeded
 from buildds.export.xml import safe_parser
-from buildds.extract.sniff import describe
+from buildds.extract.sniff import describe, read_regular
 from buildds.pipeline import sha256_bytes
+from buildds.safeio import LIMITS
 
-__all__ = ["MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "open_ooxml"]
+__all__ = ["MAX_MEMBER", "MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "check_zip",
+           "open_ooxml"]
 
-MAX_TOTAL = 200 * 1024 * 1024
-MAX_RATIO = 100
-MAX_MEMBERS = 10_000
+MAX_TOTAL = LIMITS["archive_total_bytes"].default
+MAX_MEMBER = LIMITS["archive_member_bytes"].default
+MAX_RATIO = LIMITS["archive_ratio"].default
+MAX_MEMBERS = LIMITS["archive_members"].default
+#: compression methods a member may use (Word and LibreOffice write only these)
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 #: members smaller than this are not ratio-checked (tiny repetitive XML compresses a lot)
 _RATIO_MIN_SIZE = 1024 * 1024
 
@@ -49,13 +59,15 @@ _CHUNK = 64 * 1024
 class OoxmlPackage:
     """A checked .docx package held in memory. Members are read lazily, with a cap."""
 
-    def __init__(self, data: bytes, zf: zipfile.ZipFile, *, name: str, max_total: int):
+    def __init__(self, data: bytes, zf: zipfile.ZipFile, *, name: str, max_total: int,
+                 max_member: int = MAX_MEMBER):
         self.name = name
         self.sha256 = sha256_bytes(data)
         self._zf = zf
         self._infos = {i.filename: i for i in zf.infolist() if not i.is_dir()}
         self._lower = {n.lower(): n for n in self._infos}
         self._budget = max_total
+        self._max_member = max_member
 
     # ------------------------------------------------------------------ members
     @property
@@ -77,12 +89,15 @@ class OoxmlPackage:
         if real is None:
             raise ExtractError(f"missing part {name}", source=self.name)
         info = self._infos[real]
-        cap = min(info.file_size, self._budget)
+        if info.compress_type not in _METHODS:
+            raise ExtractError(f"part {real} uses compression method {info.compress_type}, "
+                               "which Word never writes: refusing", source=self.name)
+        cap = min(info.file_size, self._budget, self._max_member)
         buf = bytearray()
         try:
             with self._zf.open(info) as fh:
                 while True:
-                    chunk = fh.read(_CHUNK)
+                    chunk = fh.read(min(_CHUNK, cap + 1 - len(buf)))
                     if not chunk:
                         break
                     buf += chunk
@@ -142,15 +157,47 @@ def _unsafe_name(name: str) -> bool:
     return ".." in re.split(r"[/\\]", name)
 
 
+def check_zip(zf: zipfile.ZipFile, name: str, *, max_total: int = MAX_TOTAL,
+              max_member: int = MAX_MEMBER, max_ratio: float = MAX_RATIO,
+              max_members: int = MAX_MEMBERS) -> None:
+    """Refuse a zip before any member is inflated: too many members, an unsafe or encrypted
+    member, one that declares more than ``max_member`` bytes or expands more than
+    ``max_ratio`` times, or members declaring more than ``max_total`` bytes in all."""
+    infos = zf.infolist()
+    if len(infos) > max_members:
+        raise LimitExceeded("number of zip members", f"{len(infos):,}", f"{max_members:,}",
+                            source=name)
+    total = 0
+    for info in infos:
+        if _unsafe_name(info.filename):
+            raise ExtractError(f"unsafe member name {info.filename!r} (absolute path or "
+                               "'..'): refusing", source=name)
+        if info.flag_bits & 0x1:
+            raise ExtractError(f"member {info.filename} is encrypted (password-protected "
+                               "zip)", source=name)
+        total += info.file_size
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size >= _RATIO_MIN_SIZE and ratio > max_ratio:
+            raise LimitExceeded(
+                f"zip member {info.filename} expands {info.compress_size:,} → "
+                f"{info.file_size:,} bytes (a zip bomb?): ratio", f"{ratio:,.0f}",
+                f"{max_ratio:,}", source=name)
+        if info.file_size > max_member:
+            raise LimitExceeded(f"zip member {info.filename} (a zip bomb?) declares",
+                                f"{info.file_size:,} bytes", f"{max_member:,} bytes",
+                                source=name)
+    if total > max_total:
+        raise LimitExceeded("zip members (a zip bomb?) expand in total to",
+                            f"{total:,} bytes", f"{max_total:,} bytes", source=name)
+
+
 def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: int = MAX_TOTAL,
-               max_ratio: float = MAX_RATIO, max_members: int = MAX_MEMBERS) -> OoxmlPackage:
+               max_ratio: float = MAX_RATIO, max_members: int = MAX_MEMBERS,
+               max_member: int = MAX_MEMBER) -> OoxmlPackage:
     """Open and check a .docx; raise :class:`ExtractError` naming the file when it is not a
-    readable, safe Word package."""
+    readable, safe Word package (:class:`LimitExceeded` when it breaks a size limit)."""
     name = source_path or str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ExtractError(f"cannot read file ({exc.strerror or exc})", source=name) from exc
+    data = read_regular(path, name)
     if not data:
         raise ExtractError("file is empty (0 bytes)", source=name)
     if data.startswith(OLE2_MAGIC):
@@ -168,29 +215,9 @@ def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: i
         raise ExtractError(f"not a Word file: broken or truncated zip archive ({exc})",
                            source=name) from exc
     try:
-        infos = zf.infolist()
-        if len(infos) > max_members:
-            raise ExtractError(f"zip has {len(infos)} members (limit {max_members}): refusing",
-                               source=name)
-        total = 0
-        for info in infos:
-            if _unsafe_name(info.filename):
-                raise ExtractError(f"unsafe member name {info.filename!r} (absolute path or "
-                                   "'..'): refusing", source=name)
-            if info.flag_bits & 0x1:
-                raise ExtractError(f"member {info.filename} is encrypted (password-protected "
-                                   "zip)", source=name)
-            total += info.file_size
-            ratio = info.file_size / max(info.compress_size, 1)
-            if info.file_size >= _RATIO_MIN_SIZE and ratio > max_ratio:
-                raise ExtractError(
-                    f"member {info.filename} expands {info.compress_size} → {info.file_size} "
-                    f"bytes (ratio {ratio:.0f}, limit {max_ratio}): refusing (zip bomb?)",
-                    source=name)
-        if total > max_total:
-            raise ExtractError(f"members expand to {total} bytes in total (limit {max_total}): "
-                               "refusing (zip bomb?)", source=name)
-        pkg = OoxmlPackage(data, zf, name=name, max_total=max_total)
+        check_zip(zf, name, max_total=max_total, max_member=max_member, max_ratio=max_ratio,
+                  max_members=max_members)
+        pkg = OoxmlPackage(data, zf, name=name, max_total=max_total, max_member=max_member)
         for part in REQUIRED_PARTS:
             if not pkg.has(part):
                 raise ExtractError(f"not a Word file: missing part {part}", source=name)

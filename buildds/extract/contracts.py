@@ -50,6 +50,7 @@ from buildds.extract.contracts_image import _read_image
 from buildds.extract.contracts_ocr_pool import _read_batch
 from buildds.extract.contracts_odt import ODT_TIMEOUT, _read_odt, _soffice  # noqa: F401
 from buildds.extract.contracts_pdf import MIN_TEXT_CHARS, _read_pdf  # noqa: F401
+from buildds.extract.pdf import MAX_PAGES
 from buildds.extract.sniff import sniff
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
@@ -73,6 +74,7 @@ def read_document(
     processes: int | None = None,
     ocr: bool = True,
     pages: Sequence[int] | None = None,
+    max_pages: int | None = MAX_PAGES,
 ) -> ContractDocument:
     """Read a contract file (.docx, .pdf, scanned .pdf, image, .odt) into a
     :class:`ContractDocument` (see the module docstring for the dispatch).
@@ -82,7 +84,8 @@ def read_document(
     ``chi_tra+eng`` …) and ``processes`` its worker count (default one per core);
     ``ocr=False`` never OCRs (a scanned PDF then raises "no text found"); ``pages`` (1-based)
     reads only those pages of a PDF (or frames of an image) — e.g. to OCR one page of a long
-    scan.
+    scan; a PDF of more than ``max_pages`` pages (or an image of more frames) is refused
+    (:class:`~buildds.errors.LimitExceeded` naming ``--max-pages``; ``None``: no limit).
 
     Raises :class:`ExtractError` (or its :class:`~buildds.errors.PdfError`) naming the file for
     an unsupported or mislabelled file, an unreadable one, an encrypted PDF without the right
@@ -99,12 +102,12 @@ def read_document(
         doc = _read_odt(path, name, data)
     elif suffix == ".pdf":
         return _read_pdf(path, name, password=password, ocr=ocr, ocr_lang=ocr_lang,
-                         processes=processes, pages=pages)
+                         processes=processes, pages=pages, max_pages=max_pages)
     else:
         if not ocr:
             raise _error("no text found (an image needs OCR and OCR is off)", name, "no_text")
         return _read_image(path, name, data, ocr_lang=ocr_lang, processes=processes,
-                           pages=pages)
+                           pages=pages, max_pages=max_pages)
     if not any((b.text or "").strip() or (b.original or "").strip() for b in doc.blocks):
         raise _error("no text found (the document has no paragraph with text)", name, "no_text")
     return doc

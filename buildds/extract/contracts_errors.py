@@ -7,7 +7,7 @@ in a batch (:func:`_code` picks the code when the exception has none).
 
 from __future__ import annotations
 
-from buildds.errors import BuildError, ExtractError, MissingDependency
+from buildds.errors import BuildError, ExtractError, LimitExceeded, MissingDependency
 from buildds.schema import Problem
 
 
@@ -23,6 +23,8 @@ def _code(exc: BaseException) -> str:
         return code
     if isinstance(exc, MissingDependency):
         return "missing_dependency"
+    if isinstance(exc, LimitExceeded):
+        return "limit_exceeded"
     message = str(exc).lower()
     if "password" in message or "encrypted" in message:
         return "encrypted"

@@ -1,7 +1,8 @@
 """Which contract files the reader takes, and checking that a file's bytes match its name.
 
 :func:`_load` returns a file's normalised suffix and bytes, raising an :class:`ExtractError`
-for an unsupported extension, an unreadable or empty file, or one whose bytes look like
+for an unsupported extension, an unreadable or empty file, one that is not a regular file (a
+FIFO or a link to ``/dev/zero`` is refused, never read), or one whose bytes look like
 something else (a ``.pdf`` that is really a zip, an HTML error page saved as ``.pdf`` …).
 """
 
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from buildds.errors import ExtractError
 from buildds.extract.contracts_errors import _error
-from buildds.extract.sniff import sniff
+from buildds.extract.sniff import read_regular, sniff
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 SUPPORTED_SUFFIXES = (".docx", ".pdf", ".odt") + IMAGE_SUFFIXES
@@ -52,8 +54,8 @@ def _load(path: Path, name: str) -> tuple[str, bytes]:
         raise _error(f"unsupported file type {shown} (supported: "
                      f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _error(f"cannot read file ({exc.strerror or exc})", name, "unreadable") from exc
+        data = read_regular(path, name)
+    except ExtractError as exc:
+        raise _error(exc.message, name, "unreadable") from None
     _check_kind(suffix, sniff(data), name)
     return suffix, data

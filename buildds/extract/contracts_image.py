@@ -51,9 +51,9 @@ def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: s
 
 
 def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
-                pages: Sequence[int] | None) -> ContractDocument:
+                pages: Sequence[int] | None, max_pages: int | None) -> ContractDocument:
     from buildds.extract.ocr import ocr_image_pages
 
     results = ocr_image_pages(path, lang=ocr_lang, processes=processes, source_path=name,
-                              detect_orientation=True)
+                              detect_orientation=True, max_pages=max_pages)
     return _finish_image(name, data, results, ocr_lang=ocr_lang, pages=pages)

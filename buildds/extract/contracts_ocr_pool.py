@@ -9,6 +9,7 @@ first. Phase 3 (this process): each document is assembled as
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 _UNREAD: Any = None
 
 
-_BATCH_OPTIONS = frozenset({"password", "ocr_lang", "processes", "ocr", "pages"})
+_BATCH_OPTIONS = frozenset({"password", "ocr_lang", "processes", "ocr", "pages", "max_pages"})
 
 
 @dataclass
@@ -49,31 +50,53 @@ class _Entry:
 
 def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[float, Any]]) -> None:
     """Phase 1 (this process): classify the file; read what needs no OCR, list the OCR page
-    tasks ``(pixels, task)`` of a scan or image and set ``entry.finish``."""
+    tasks ``(pixels, task)`` of a scan or image and set ``entry.finish``. A PDF page is
+    rendered at the resolution :func:`~buildds.extract.ocr_pdf.plan_pages` gives it, and
+    one with nothing on it is read as blank here, without a task."""
+    import concurrent.futures as cf
+
     from buildds.extract import ocr as ocr_mod
+    from buildds.extract.ocr_job import blank_page
+    from buildds.extract.ocr_pdf import plan_pages
+    from buildds.extract.pdf import MAX_PAGES, open_pdf
 
     path, name = entry.path, entry.name
     ocr_lang = str(kwargs.get("ocr_lang", "jpn+eng"))
     ocr = bool(kwargs.get("ocr", True))
     password = kwargs.get("password")
     pages = kwargs.get("pages")
+    max_pages: Any = kwargs.get("max_pages", MAX_PAGES)
     suffix, data = _load(path, name)
     if suffix == ".pdf":
         plan = _plan_pdf(path, name, password=password, ocr=ocr,  # type: ignore[arg-type]
-                         ocr_lang=ocr_lang, pages=pages)  # type: ignore[arg-type]
+                         ocr_lang=ocr_lang, pages=pages,  # type: ignore[arg-type]
+                         max_pages=max_pages)
         if plan.ocr_pages:
-            dpi = ocr_mod.DEFAULT_DPI
-            job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, dpi, True, name, 0)
-            sizes = {pg.number: pg.width * pg.height * (dpi / 72) ** 2 for pg in plan.doc.pages}
+            job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, ocr_mod.DEFAULT_DPI, True,
+                                    name, 0)
+            pdf, _ = open_pdf(path, password=password,  # type: ignore[arg-type]
+                              display_name=name)
+            try:
+                page_dpis = plan_pages(pdf, plan.ocr_pages, job.dpi, name)
+            finally:
+                pdf.close()
+            sizes = {pg.number: pg.width * pg.height for pg in plan.doc.pages}
             for n in plan.ocr_pages:
-                tasks.append((sizes[n], (entry, n, (job, "pdf", str(path), n, password))))
+                dpi = page_dpis[n]
+                if dpi is None:  # nothing on the page: no task
+                    entry.ocr[n] = cf.Future()
+                    entry.ocr[n].set_result(blank_page(n))
+                    continue
+                page_job = job if dpi == job.dpi else dataclasses.replace(job, dpi=dpi)
+                tasks.append((sizes[n] * (dpi / 72) ** 2,
+                              (entry, n, (page_job, "pdf", str(path), n, password))))
         entry.finish = lambda results: _finish_pdf(
             plan, {n: results[n] for n in plan.ocr_pages})
     elif suffix in IMAGE_SUFFIXES:
         if not ocr:
             raise _error("no text found (an image needs OCR and OCR is off)", name, "no_text")
         ocr_mod.check_tesseract(ocr_lang)
-        frames, image_dpi = ocr_mod._image_frames(path, name)
+        frames, image_dpi = ocr_mod._image_frames(path, name, max_pages)
         job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, image_dpi, True, name, 0)
         wanted = set(pages) if pages else None  # type: ignore[call-overload]
         numbers = [n for n in range(1, len(frames) + 1) if wanted is None or n in wanted]

@@ -1,19 +1,24 @@
 """Contract .odt files: converted to .docx by LibreOffice (``soffice --headless``), then read
 as a .docx.
 
-The conversion runs in a temporary directory with its own LibreOffice profile (no clash with a
-running soffice) and may take :data:`ODT_TIMEOUT` seconds; without LibreOffice the file raises
-an :class:`ExtractError` saying how to install it.
+The .odt is checked as a .docx is before LibreOffice sees it (member count, sizes and
+expansion ratio, :func:`~buildds.extract.archive.check_zip`: LibreOffice would inflate a zip
+bomb whole). The conversion runs in a temporary directory with its own LibreOffice profile (no
+clash with a running soffice) and may take :data:`ODT_TIMEOUT` seconds; without LibreOffice
+the file raises an :class:`ExtractError` saying how to install it.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
+from buildds.extract.archive import check_zip
 from buildds.extract.contracts_errors import _error
 from buildds.pipeline import sha256_bytes
 from buildds.schema import Source
@@ -30,9 +35,19 @@ def _soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
+def _check_odt(data: bytes, name: str) -> None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            check_zip(zf, name)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        raise _error(f"not an .odt: broken or truncated zip archive ({exc})", name,
+                     "unreadable") from exc
+
+
 def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
     from buildds.extract.docx import extract_docx
 
+    _check_odt(data, name)
     exe = _soffice()
     if exe is None:
         raise _error(_ODT_HINT, name, "missing_dependency")

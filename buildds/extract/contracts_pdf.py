@@ -45,10 +45,11 @@ class _PdfPlan:
 
 
 def _plan_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
-              pages: Sequence[int] | None) -> _PdfPlan:
+              pages: Sequence[int] | None, max_pages: int | None) -> _PdfPlan:
     from buildds.extract.pdf import extract_pdf
 
-    doc = extract_pdf(path, source_path=name, password=password, ocr="never")
+    doc = extract_pdf(path, source_path=name, password=password, ocr="never",
+                      max_pages=max_pages)
     total = len(doc.pages)
     wanted = sorted(set(pages)) if pages else list(range(1, total + 1))
     for p in wanted:
@@ -112,8 +113,10 @@ def _finish_pdf(plan: _PdfPlan, results: dict[int, OcrPage]) -> ContractDocument
 
 
 def _read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,
-              processes: int | None, pages: Sequence[int] | None) -> ContractDocument:
-    plan = _plan_pdf(path, name, password=password, ocr=ocr, ocr_lang=ocr_lang, pages=pages)
+              processes: int | None, pages: Sequence[int] | None, max_pages: int | None
+              ) -> ContractDocument:
+    plan = _plan_pdf(path, name, password=password, ocr=ocr, ocr_lang=ocr_lang, pages=pages,
+                     max_pages=max_pages)
     results: dict[int, OcrPage] = {}
     if plan.ocr_pages:
         from buildds.extract.ocr import ocr_pdf_pages

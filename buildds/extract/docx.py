@@ -110,7 +110,8 @@ def extract_docx(path: str | Path, *, source_path: str | None = None) -> Contrac
             by_type.setdefault(typ.rsplit("/", 1)[-1], target)
         styles = Styles(_optional_xml(pkg, by_type.get("styles", "word/styles.xml"), problems))
         numbering = Numbering(
-            _optional_xml(pkg, by_type.get("numbering", "word/numbering.xml"), problems), styles)
+            _optional_xml(pkg, by_type.get("numbering", "word/numbering.xml"), problems), styles,
+            source=name)
 
         blocks: list[DocBlock] = []
         reader = PartReader(styles, numbering)

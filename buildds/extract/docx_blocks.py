@@ -11,6 +11,7 @@ Split from :mod:`buildds.extract.docx`.
 
 from __future__ import annotations
 
+from buildds.errors import LimitExceeded
 from buildds.extract.archive import VIEWS, View
 from buildds.extract.docx_numbering import Counters, Numbering, Styles, join_number
 from buildds.extract.docx_units import Para, Row, Unit
@@ -44,7 +45,11 @@ class BlockBuilder:
                     for g in view_groups(paras, view, row_state):
                         last = paras[g[-1]]
                         num = last.num.get(view)
-                        text = self.numbering.render(num[0], num[1], state) if num else None
+                        try:
+                            text = self.numbering.render(num[0], num[1], state) if num else None
+                        except LimitExceeded as exc:  # name the paragraph
+                            exc.message = f"{self.part} paragraph {last.idx + 1}: {exc.message}"
+                            raise
                         self.numbers[(view, last.idx)] = text
 
     def _view_text(self, paras: list[Para], group: list[int] | None, view: View

@@ -2,6 +2,13 @@
 ``%1.%2``; decimal, full-width, kanji, katakana, iroha, circled, roman, letters …).
 
 Split from :mod:`buildds.extract.docx`, which counts per view and calls :class:`Numbering`.
+
+A list number is the only text Word makes up rather than reads, so it is bounded: a counter
+value beyond :data:`MAX_VALUE` (``w:start`` of 520,000,000 in ``upperLetter`` is a 20-million
+letter number on every paragraph), a level beyond :data:`MAX_LEVEL`, or a rendered number
+longer than :data:`MAX_CHARS` raises :class:`~buildds.errors.LimitExceeded` naming the file
+and paragraph. Numbers in the XML are parsed with at most 15 digits (a longer one counts as
+too large: Python refuses ``int()`` of 4,300 digits).
 """
 
 from __future__ import annotations
@@ -12,9 +19,36 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from buildds.errors import LimitExceeded
 from buildds.extract.archive import w_tag, w_val
+from buildds.safeio import LIMITS
 
-__all__ = ["Counters", "Numbering", "Styles", "format_number", "join_number"]
+__all__ = ["MAX_CHARS", "MAX_LEVEL", "MAX_VALUE", "Counters", "Numbering", "Styles",
+           "format_number", "join_number", "xml_int"]
+
+#: largest counter value rendered (Word's own dialog stops at 32,767)
+MAX_VALUE = LIMITS["numbering_value"].default
+#: deepest list level, w:ilvl (ECMA-376 defines 0-8)
+MAX_LEVEL = LIMITS["numbering_level"].default
+#: longest rendered list number, e.g. ``第１２条`` or ``1.2.3.4.5.6.7.8.9``
+MAX_CHARS = LIMITS["numbering_chars"].default
+_MAX_DIGITS = 15
+
+
+def xml_int(text: str | None, *, signed: bool = False) -> int | None:
+    """An integer attribute of the XML, ``None`` when it is not one; more than 15 digits
+    give ±10**15, beyond every limit, instead of a costly or refused ``int()``."""
+    if text is None:
+        return None
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not digits.isdigit():
+        return None
+    if len(digits) > _MAX_DIGITS:
+        return -(10**_MAX_DIGITS) if digits is not text else 10**_MAX_DIGITS
+    try:
+        return int(text)
+    except ValueError:  # digits int() does not take (superscripts)
+        return None
 
 # --------------------------------------------------------------------------- number formats
 _FULL = str.maketrans("0123456789", "０１２３４５６７８９")
@@ -136,8 +170,7 @@ class Styles:
             self.styles[sid] = _Style(
                 name=w_val(st.find(w_tag("name"))), based_on=w_val(st.find(w_tag("basedOn"))),
                 num_id=w_val(numpr.find(w_tag("numId"))) if numpr is not None else None,
-                ilvl=int(ilvl) if ilvl and ilvl.isdigit() else None,
-                outline=int(outline) if outline and outline.isdigit() else None)
+                ilvl=xml_int(ilvl), outline=xml_int(outline))
             if st.get(w_tag("default")) in ("1", "true") and st.get(w_tag("type")) == "paragraph":
                 self.default = sid
 
@@ -183,18 +216,18 @@ class _Level:
 
 def _parse_level(lvl: etree._Element, base: _Level | None = None) -> _Level:
     out = _Level(**vars(base)) if base else _Level()
-    start = w_val(lvl.find(w_tag("start")))
-    if start is not None and start.lstrip("-").isdigit():
-        out.start = int(start)
+    start = xml_int(w_val(lvl.find(w_tag("start"))), signed=True)
+    if start is not None:
+        out.start = start
     fmt = w_val(lvl.find(w_tag("numFmt")))
     if fmt is not None:
         out.fmt = fmt
     text = lvl.find(w_tag("lvlText"))
     if text is not None:
         out.text = w_val(text) or ""
-    restart = w_val(lvl.find(w_tag("lvlRestart")))
-    if restart is not None and restart.isdigit():
-        out.restart = int(restart)
+    restart = xml_int(w_val(lvl.find(w_tag("lvlRestart"))))
+    if restart is not None:
+        out.restart = restart
     if lvl.find(w_tag("isLgl")) is not None:
         out.legal = w_val(lvl.find(w_tag("isLgl"))) not in ("0", "false")
     pstyle = w_val(lvl.find(w_tag("pStyle")))
@@ -210,7 +243,9 @@ class Counters:
 
 
 class Numbering:
-    def __init__(self, root: etree._Element | None, styles: Styles):
+    def __init__(self, root: etree._Element | None, styles: Styles, *,
+                 source: str | None = None):
+        self.source = source
         self.abstract: dict[str, dict[int, _Level]] = {}
         self.style_link: dict[str, str] = {}
         self.nums: dict[str, tuple[str, dict[int, _Level], dict[int, int]]] = {}
@@ -224,9 +259,9 @@ class Numbering:
                 continue
             levels = {}
             for lvl in ab.iter(w_tag("lvl")):
-                ilvl = lvl.get(w_tag("ilvl"), "0")
-                if ilvl.isdigit():
-                    levels[int(ilvl)] = _parse_level(lvl)
+                level = xml_int(lvl.get(w_tag("ilvl"), "0"))
+                if level is not None:
+                    levels[level] = _parse_level(lvl)
             self.abstract[aid] = levels
             link = w_val(ab.find(w_tag("numStyleLink")))
             if link:
@@ -239,16 +274,16 @@ class Numbering:
             overrides: dict[int, _Level] = {}
             starts: dict[int, int] = {}
             for ov in num.iter(w_tag("lvlOverride")):
-                ilvl = ov.get(w_tag("ilvl"), "0")
-                if not ilvl.isdigit():
+                level = xml_int(ov.get(w_tag("ilvl"), "0"))
+                if level is None:
                     continue
-                so = w_val(ov.find(w_tag("startOverride")))
-                if so is not None and so.lstrip("-").isdigit():
-                    starts[int(ilvl)] = int(so)
+                so = xml_int(w_val(ov.find(w_tag("startOverride"))), signed=True)
+                if so is not None:
+                    starts[level] = so
                 lvl = ov.find(w_tag("lvl"))
                 if lvl is not None:
-                    base = self.abstract.get(aid, {}).get(int(ilvl))
-                    overrides[int(ilvl)] = _parse_level(lvl, base)
+                    base = self.abstract.get(aid, {}).get(level)
+                    overrides[level] = _parse_level(lvl, base)
             self.nums[nid] = (aid, overrides, starts)
 
     def _levels(self, nid: str) -> tuple[str, dict[int, _Level], dict[int, int]] | None:
@@ -277,7 +312,12 @@ class Numbering:
                     return ilvl
         return 0
 
+    def _limit(self, what: str, value: int, limit: int) -> LimitExceeded:
+        return LimitExceeded(what, f"{value:,}", f"{limit:,}", source=self.source)
+
     def render(self, nid: str, ilvl: int, state: Counters) -> str | None:
+        """The number of a paragraph in list ``nid`` at level ``ilvl``, counting it in
+        ``state``; raises :class:`LimitExceeded` past a limit (see the module docstring)."""
         found = self._levels(nid)
         if found is None:
             self.missing.add(nid)
@@ -286,6 +326,8 @@ class Numbering:
         lvl = levels.get(ilvl)
         if lvl is None:
             return None
+        if ilvl > MAX_LEVEL:
+            raise self._limit("list level (w:ilvl)", ilvl, MAX_LEVEL)
         key = ("num", nid) if starts else ("abstract", aid)
         counters = state.values.setdefault(key, {})
         if starts and nid not in state.started:
@@ -298,6 +340,8 @@ class Numbering:
             return levels[level].start if level in levels else 1
 
         counters[ilvl] = counters[ilvl] + 1 if ilvl in counters else start_of(ilvl)
+        if abs(counters[ilvl]) > MAX_VALUE:
+            raise self._limit("list number value", counters[ilvl], MAX_VALUE)
         for k in [k for k in counters if k > ilvl]:
             restart = levels[k].restart if k in levels else None
             if restart is None or (restart != 0 and ilvl < restart):
@@ -308,12 +352,20 @@ class Numbering:
         def repl(m: re.Match[str]) -> str:
             ref = int(m[1]) - 1
             value = counters.get(ref, start_of(ref))
+            if abs(value) > MAX_VALUE:
+                raise self._limit("list number value", value, MAX_VALUE)
             ref_fmt = levels[ref].fmt if ref in levels else "decimal"
             if lvl.legal and ref_fmt not in ("decimalFullWidth", "decimalFullWidth2"):
                 ref_fmt = "decimal"
             return format_number(value, ref_fmt)
 
-        return re.sub(r"%([1-9])", repl, lvl.text).strip() or None
+        if len(lvl.text) > MAX_CHARS:  # the whole text repeats on every paragraph
+            raise self._limit("length of the list number text (w:lvlText)", len(lvl.text),
+                              MAX_CHARS)
+        number = re.sub(r"%([1-9])", repl, lvl.text).strip()
+        if len(number) > MAX_CHARS:
+            raise self._limit("length of the rendered list number", len(number), MAX_CHARS)
+        return number or None
 
 
 def join_number(number: str | None, text: str) -> str:

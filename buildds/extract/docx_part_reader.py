@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from buildds.extract.archive import M, W, local_name, w_tag, w_val
-from buildds.extract.docx_numbering import Numbering, Styles
+from buildds.extract.docx_numbering import Numbering, Styles, xml_int
 from buildds.extract.docx_units import CommentAnchor, Para, Row, Unit, revision
 
 __all__ = ["PartReader"]
@@ -143,7 +143,7 @@ class PartReader:
         if numpr is not None:
             nid = w_val(numpr.find(w_tag("numId")))
             ilvl_s = w_val(numpr.find(w_tag("ilvl")))
-        ilvl = int(ilvl_s) if ilvl_s and ilvl_s.isdigit() else None
+        ilvl = xml_int(ilvl_s)
         if nid is None:
             nid, style_ilvl = self.styles.numbering(sid)
             if ilvl is None:
@@ -157,8 +157,9 @@ class PartReader:
     def _heading(self, ppr: etree._Element | None) -> int | None:
         if ppr is not None:
             outline = w_val(ppr.find(w_tag("outlineLvl")))
-            if outline is not None and outline.isdigit() and int(outline) < 9:
-                return int(outline) + 1
+            level = xml_int(outline)
+            if level is not None and level < 9:
+                return level + 1
         sid = w_val(ppr.find(w_tag("pStyle"))) if ppr is not None else None
         return self.styles.heading_level(sid or self.styles.default)
 

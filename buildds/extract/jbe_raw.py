@@ -15,6 +15,7 @@ from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.pipeline import sha256_file
+from buildds.safeio import check_regular_file
 from buildds.schema import SUBJECTS, Problem
 
 __all__ = [
@@ -134,6 +135,12 @@ def discover_exam_files(
                     entry.problems.append(Problem(
                         stage="discover", code=f"missing-{kind}",
                         message=f"{what} not found: {path}{hint}", source=rel))
+                    continue
+                try:  # a FIFO or a link to /dev/zero would hang the checksum and the reader
+                    check_regular_file(path)
+                except ExtractError as exc:
+                    entry.problems.append(Problem(stage="discover", code="not-a-regular-file",
+                                                  message=exc.message, source=rel))
                     continue
                 m = _manifest_entry(manifest, rel, year, subject, kind)
                 if m and m.get("sha256"):

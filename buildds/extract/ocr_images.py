@@ -1,19 +1,26 @@
 """OCR of image files (PNG, JPEG, TIFF …, one page per frame) and of PIL images.
 
 Frames are loaded in greyscale (transparency flattened onto white) and boxes use the file's
-own dpi (300 when it has none). Part of :mod:`buildds.extract.ocr`.
+own dpi (300 when it has none). Only a regular file is opened; a frame of more than
+:data:`~buildds.extract.ocr_job.MAX_PAGE_PIXELS` pixels (checked from the header, before it
+is decoded) and a file of more than ``max_frames`` frames (``--max-pages``) raise
+:class:`LimitExceeded`. Part of :mod:`buildds.extract.ocr`.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from buildds.errors import ExtractError
+from buildds.errors import ExtractError, LimitExceeded
 from buildds.extract.ocr_dependencies import check_tesseract
-from buildds.extract.ocr_job import DEFAULT_DPI, DEFAULT_PSM, OcrPage, make_job
+from buildds.extract.ocr_job import DEFAULT_DPI, DEFAULT_PSM, MAX_PAGE_PIXELS, OcrPage, make_job
 from buildds.extract.ocr_one_image import ocr_one_image
 from buildds.extract.ocr_worker_pool import run_pages, single_thread_tesseract
+from buildds.extract.pdf import MAX_PAGES, check_page_count
+from buildds.safeio import LIMITS, open_regular
 
 __all__ = [
     "image_frame",
@@ -25,15 +32,49 @@ __all__ = [
 ]
 
 
-def image_frames(path: Path, name: str) -> tuple[list[Any], float]:
-    """Every frame of an image file in greyscale, and the file's dpi (300 when it has none)."""
-    from PIL import Image, ImageSequence, UnidentifiedImageError
+def _check_pixels(frame: Any, name: str, number: int) -> None:
+    width, height = frame.size
+    if width * height > MAX_PAGE_PIXELS:
+        raise LimitExceeded(f"image frame of {width:,} × {height:,} pixels has",
+                            f"{width * height:,} pixels",
+                            f"{MAX_PAGE_PIXELS:,} pixels ({LIMITS['page_pixels'].name})",
+                            source=name, page=number)
+
+
+@contextlib.contextmanager
+def _open_image(path: Path, name: str) -> Iterator[Any]:
+    """A PIL image over the regular file ``path`` (its header read, no pixel decoded)."""
+    from PIL import Image
 
     try:
-        with Image.open(path) as img:
+        fh = open_regular(path)
+    except ExtractError as exc:
+        if "no such file" in exc.message:
+            raise ExtractError("file not found", source=name) from None
+        raise ExtractError(f"cannot read file ({exc.message})", source=name) from None
+    with fh:
+        try:
+            img = Image.open(fh)
+        except Image.DecompressionBombError as exc:
+            raise LimitExceeded("image", "of more pixels than PIL decodes",
+                                f"{MAX_PAGE_PIXELS:,} pixels ({LIMITS['page_pixels'].name})",
+                                source=name) from exc
+        with img:
+            yield img
+
+
+def image_frames(path: Path, name: str, max_frames: int | None = MAX_PAGES
+                 ) -> tuple[list[Any], float]:
+    """Every frame of an image file in greyscale, and the file's dpi (300 when it has none)."""
+    from PIL import ImageSequence, UnidentifiedImageError
+
+    try:
+        with _open_image(path, name) as img:
             dpi_info = img.info.get("dpi")
+            check_page_count(getattr(img, "n_frames", 1), max_frames, name, "image frames")
             frames = []
-            for frame in ImageSequence.Iterator(img):
+            for number, frame in enumerate(ImageSequence.Iterator(img), start=1):
+                _check_pixels(frame, name, number)
                 frames.append(to_grey(frame))
     except FileNotFoundError as exc:
         raise ExtractError("file not found", source=name) from exc
@@ -90,13 +131,15 @@ def ocr_image_pages(
     psm: int = DEFAULT_PSM,
     detect_orientation: bool = True,
     timeout: int = 0,
+    max_pages: int | None = MAX_PAGES,
 ) -> list[OcrPage]:
     """OCR an image file (PNG, JPEG, TIFF, …), one :class:`OcrPage` per frame (a multi-page
     TIFF gives several, numbered from 1). Boxes use the file's own dpi (300 when it has
-    none). Raises :class:`ExtractError` naming the file when it cannot be read."""
+    none). Raises :class:`ExtractError` naming the file when it cannot be read, and
+    :class:`LimitExceeded` for more than ``max_pages`` frames or a frame too large."""
     name = source_path or str(path)
     check_tesseract(lang)
-    frames, dpi = image_frames(Path(path), name)
+    frames, dpi = image_frames(Path(path), name, max_pages)
     job = make_job(lang, psm, dpi, detect_orientation, name, timeout)
     results = run_pages(job, iter(enumerate(frames, start=1)), len(frames), processes)
     return [results[i] for i in range(1, len(frames) + 1)]
@@ -129,11 +172,10 @@ def ocr_image(
 def image_frame(path: Path, frame: int, name: str) -> Any:
     """Frame ``frame`` (1-based) of an image file, greyscale, as :func:`image_frames` gives
     it."""
-    from PIL import Image
-
     try:
-        with Image.open(path) as img:
+        with _open_image(path, name) as img:
             img.seek(frame - 1)
+            _check_pixels(img, name, frame)
             return to_grey(img)
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise ExtractError(f"cannot read image ({exc})", source=name, page=frame) from exc

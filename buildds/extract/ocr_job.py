@@ -10,14 +10,39 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 from buildds.extract.ocr_dependencies import check_tesseract
+from buildds.safeio import LIMITS
 from buildds.schema import PdfLine
 
-__all__ = ["DEFAULT_DPI", "DEFAULT_PSM", "OcrJob", "OcrPage", "is_japanese", "make_job"]
+__all__ = [
+    "DEFAULT_DPI",
+    "DEFAULT_PSM",
+    "MAX_PAGE_PIXELS",
+    "MIN_OCR_DPI",
+    "OcrJob",
+    "OcrPage",
+    "blank_page",
+    "is_blank",
+    "is_japanese",
+    "make_job",
+]
 
 DEFAULT_DPI = 300
 DEFAULT_PSM = 6
+#: Pixels one page may have when rendered (or loaded) for OCR. 50 Mpx is an A2 sheet at
+#: 300 dpi, far above any real page (A4 is 8.7 Mpx, A3 17.4 Mpx), yet a greyscale image of it
+#: (50 MB) and the few copies cleaning makes stay well under a gigabyte per worker; without it
+#: one 200-inch PDF page asks pdfium for a 3.6-gigapixel bitmap.
+MAX_PAGE_PIXELS = LIMITS["page_pixels"].default
+#: The least resolution a page is rendered at to fit MAX_PAGE_PIXELS: below it tesseract's
+#: accuracy on 10-point Japanese falls off (0.989 at 300 dpi, 0.974 at 200, see ocr.py), so a
+#: page that needs less is refused rather than read badly.
+MIN_OCR_DPI = 150
+#: A render whose grey levels span at most this many steps is blank paper: nothing tesseract
+#: could read (antialiased type spans the whole range), so it is not sent to tesseract.
+_BLANK_MAX_RANGE = 4
 
 
 @dataclass(frozen=True)
@@ -33,10 +58,23 @@ class OcrPage:
     confidence: float
     page: int = 1
     rotation: int = 0
+    #: the page was blank (nothing drawn, or a render of one grey level): not given to tesseract
+    blank: bool = False
 
     @property
     def text(self) -> str:
         return "\n".join(line.text for line in self.lines)
+
+
+def blank_page(page: int) -> OcrPage:
+    """The reading of a blank page: what tesseract returns for one, without running it."""
+    return OcrPage(lines=(), confidence=0.0, page=page, blank=True)
+
+
+def is_blank(image: Any) -> bool:
+    """Whether a greyscale image is blank paper (one C pass over the pixels: ``getextrema``)."""
+    low, high = image.getextrema()
+    return bool(high - low <= _BLANK_MAX_RANGE)
 
 
 def is_japanese(lang: str) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 
 from buildds.errors import ExtractError
 from buildds.extract.ocr_image_cleaning import binarise
-from buildds.extract.ocr_job import OcrJob, OcrPage
+from buildds.extract.ocr_job import OcrJob, OcrPage, blank_page, is_blank
 from buildds.extract.ocr_tesseract_lines import build_page
 
 __all__ = ["ORIENTATION_CHECK_BELOW", "ocr_one_image"]
@@ -53,13 +53,16 @@ def _osd_rotation(img: Any, job: OcrJob) -> int:
 
 
 def ocr_one_image(args: tuple[OcrJob, int, Any]) -> OcrPage:
-    """Worker: clean one greyscale image, read it, check its orientation."""
+    """Worker: clean one greyscale image, read it, check its orientation. A blank image is
+    not read: tesseract would find nothing on it (see :func:`~.ocr_job.is_blank`)."""
     job, page, image = args
     import pytesseract
     from PIL import Image
 
     if isinstance(image, tuple):  # (mode, size, bytes) as sent to a process
         image = Image.frombytes(*image)
+    if is_blank(image):
+        return blank_page(page)
     try:
         clean = binarise(image)
         result = _read(clean, job, page)

@@ -12,7 +12,10 @@ What this module guarantees:
   ``Page 3``) — is moved from ``lines`` to ``furniture``, never deleted;
 * a page without a text layer goes through OCR (:mod:`buildds.extract.ocr`) when ``ocr`` allows;
 * a file that is empty, not a PDF, truncated, corrupt or encrypted raises :class:`PdfError`
-  naming the file (and the page, where one page is at fault).
+  naming the file (and the page, where one page is at fault); one that is not a regular file
+  (a FIFO, a device, a link to ``/dev/zero``) is refused before it is read, and one with more
+  than ``max_pages`` pages (``--max-pages``) raises :class:`LimitExceeded` before any page is
+  read.
 
 :func:`join_wrapped` re-joins wrapped lines without inserting spaces between Japanese
 characters.
@@ -30,11 +33,13 @@ from typing import Literal
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from buildds.errors import PdfError
-from buildds.extract.sniff import describe
+from buildds.errors import LimitExceeded, PdfError
+from buildds.extract.sniff import describe, read_regular
+from buildds.safeio import LIMITS
 from buildds.schema import BBox, PdfDocument, PdfLine, PdfPage, PdfWord, Source
 
-__all__ = ["extract_pdf", "is_page_number", "join_wrapped", "normalise_spaces", "open_pdf"]
+__all__ = ["MAX_PAGES", "check_page_count", "extract_pdf", "is_page_number", "join_wrapped",
+           "normalise_spaces", "open_pdf"]
 
 OcrMode = Literal["auto", "never", "always"]
 
@@ -45,6 +50,9 @@ _PAGE_NUMBER = re.compile(
 )
 # A page with fewer printable characters than this is treated as having no text layer.
 _MIN_TEXT_CHARS = 8
+#: pages of one document read at most (``--max-pages``): every page costs a text pass, and a
+#: scan's pages an OCR run each, so a tiny file of 100,000 blank pages must not take hours
+MAX_PAGES = LIMITS["pages"].default
 
 
 def normalise_spaces(text: str) -> str:
@@ -84,15 +92,22 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check_page_count(count: int, max_pages: int | None, name: str, what: str = "pages") -> None:
+    """Raise :class:`LimitExceeded` (naming ``--max-pages``) when ``count`` is over the limit
+    (``None``: no limit)."""
+    if max_pages is not None and count > max_pages:
+        raise LimitExceeded(f"number of {what}", f"{count:,}", f"{max_pages:,}",
+                            option=LIMITS["pages"].option, source=name)
+
+
 def open_pdf(
-    path: Path, *, password: str | None = None, display_name: str | None = None
+    path: Path, *, password: str | None = None, display_name: str | None = None,
+    max_pages: int | None = None,
 ) -> tuple[pdfium.PdfDocument, bytes]:
-    """Open a PDF after checking it is one; every failure names the file."""
+    """Open a PDF after checking it is one (and, given ``max_pages``, that it has at most
+    that many pages); every failure names the file."""
     name = display_name or str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise PdfError(f"cannot read file ({exc.strerror or exc})", source=name) from exc
+    data = read_regular(path, name, PdfError)
     if not data:
         raise PdfError("file is empty (0 bytes)", source=name)
     head = data[:1024]
@@ -119,6 +134,11 @@ def open_pdf(
     if len(doc) == 0:
         doc.close()
         raise PdfError("PDF has no pages", source=name)
+    try:
+        check_page_count(len(doc), max_pages, name)
+    except LimitExceeded:
+        doc.close()
+        raise
     return doc, data
 
 
@@ -234,17 +254,19 @@ def extract_pdf(
     ocr: OcrMode = "auto",
     ocr_lang: str = "jpn",
     ocr_processes: int | None = None,
+    max_pages: int | None = MAX_PAGES,
 ) -> PdfDocument:
     """Read a PDF into a :class:`PdfDocument`.
 
     ``source_path`` is the name recorded in provenance and errors (defaults to ``path``).
     ``words=True`` also returns pdfium's text segments with boxes (for tables).
     ``ocr="auto"`` OCRs pages without a text layer; ``"never"`` leaves them empty and
-    ``"always"`` OCRs every page.
+    ``"always"`` OCRs every page. A PDF of more than ``max_pages`` pages (``None``: no
+    limit) raises :class:`LimitExceeded` naming ``--max-pages``.
     """
     path = Path(path)
     name = source_path or str(path)
-    doc, data = open_pdf(path, password=password, display_name=name)
+    doc, data = open_pdf(path, password=password, display_name=name, max_pages=max_pages)
     try:
         raw_pages: list[list[PdfLine]] = []
         sizes: list[tuple[float, float]] = []

@@ -1,11 +1,22 @@
 """What a file's bytes really are, whatever its name says: every reader checks with this
-before trusting the extension, and names the real kind in its error."""
+before trusting the extension, and names the real kind in its error. :func:`read_regular`
+is how every reader of a user's document gets its bytes: only a regular file is read (a FIFO
+would block forever, a link to ``/dev/zero`` never ends)."""
 
 from __future__ import annotations
 
 import zipfile
+import zlib
+from pathlib import Path
 
-__all__ = ["describe", "sniff"]
+from buildds.errors import ExtractError
+from buildds.safeio import open_regular
+
+__all__ = ["describe", "read_regular", "sniff"]
+
+#: bytes of an ODF ``mimetype`` member read to tell .odt from other zips
+_MIMETYPE_BYTES = 100
+
 
 def sniff(data: bytes) -> str:
     """What the bytes look like: ``pdf``, ``docx``, ``odt``, ``zip``, ``ole2``, ``png``,
@@ -53,10 +64,16 @@ def _zip_kind(data: bytes) -> str:
             if "word/document.xml" in names:
                 return "docx"
             if "mimetype" in names:
-                mime = zf.read("mimetype")[:100]
-                if b"opendocument.text" in mime:
-                    return "odt"
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, KeyError):
+                info = zf.getinfo("mimetype")
+                # Only the first bytes, streamed: a `mimetype` member can be a zip bomb, and
+                # bzip2/LZMA inflate a whole 4 KiB chunk at once (ODF stores it uncompressed).
+                if info.compress_type in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                    with zf.open(info) as fh:
+                        mime = fh.read(_MIMETYPE_BYTES)
+                    if b"opendocument.text" in mime:
+                        return "odt"
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, ValueError,
+            OSError, KeyError, NotImplementedError):
         pass
     return "zip"
 
@@ -82,3 +99,17 @@ def describe(data: bytes) -> str:
     if kind == "text":
         return repr(data[:40].decode("utf-8", errors="ignore"))
     return _PHRASES[kind]
+
+
+def read_regular(path: str | Path, name: str, error: type[ExtractError] = ExtractError) -> bytes:
+    """The bytes of the user's file ``path`` when it is a regular file; otherwise ``error``
+    (``cannot read file (…)``) naming ``name``, the file as the user knows it."""
+    try:
+        fh = open_regular(path)
+    except ExtractError as exc:
+        raise error(f"cannot read file ({exc.message})", source=name) from None
+    try:
+        with fh:
+            return fh.read()
+    except OSError as exc:
+        raise error(f"cannot read file ({exc.strerror or exc})", source=name) from exc

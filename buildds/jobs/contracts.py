@@ -38,6 +38,7 @@ from buildds.pipeline import (
     progress_bar,
     sha256_bytes,
 )
+from buildds.safeio import LIMITS
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
 
@@ -132,12 +133,14 @@ def build_contracts(
     task: Task = "classification", view: View = "accepted", password: str | None = None,
     seed: int = 0, eval_share: float = 0.2, labels: Path | None = None,
     ocr_lang: str = "jpn+eng", progress: bool = True,
-    on_file: Callable[[Path], None] | None = None,
+    on_file: Callable[[Path], None] | None = None, max_pages: int | None = None,
 ) -> ContractsReport:
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
     ``labels`` is a label inventory file (one label a line; default: every label in the
-    annotations). Per-file failures are data (in the report and ``rejects.jsonl``); raises
+    annotations). A document of more than ``max_pages`` pages or image frames (default: the
+    ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
+    report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
     from buildds.export.rikai import export_classification, export_clauses, export_revision
@@ -169,9 +172,12 @@ def build_contracts(
     rejects = Rejects()
 
     pairs = []
-    inputs = [p.resolve() for p in inputs]
+    # absolute, not resolved: a link is named (and checked by the reader) as the user gave it
+    inputs = [Path(os.path.abspath(p)) for p in inputs]
     root = _root(inputs)
-    kwargs: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang}
+    kwargs: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang,
+                              "max_pages": LIMITS["pages"].default if max_pages is None
+                              else max_pages}
     with progress_bar("contracts", enabled=progress) as bar:
         handle = bar.add_task("reading", total=len(inputs))
         tick = time.perf_counter()

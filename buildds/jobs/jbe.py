@@ -40,6 +40,7 @@ from buildds.pipeline import (
     sha256_bytes,
     sha256_file,
 )
+from buildds.safeio import LIMITS
 from buildds.schema import SUBJECTS, Problem
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class PairTask:
     seito_name: str
     #: for encrypted PDFs; not part of the cache key (it does not change the output)
     password: str | None = None
+    #: --max-pages: a longer PDF fails (not cached, so not part of the cache key either)
+    max_pages: int = LIMITS["pages"].default
 
 
 def build_pair(task: PairTask) -> dict[str, Any]:
@@ -96,9 +99,10 @@ def build_pair(task: PairTask) -> dict[str, Any]:
                               "booklet": task.mondai_name, "key": task.seito_name,
                               "status": "failed", "xml": None, "counts": {}, "problems": []}
     try:
-        doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password)
+        doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
+                          max_pages=task.max_pages)
         key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
-                              password=task.password)
+                              password=task.password, max_pages=task.max_pages)
         # Both files must be what their path says before anything is paired.
         printed = read_booklet_header(doc), read_key_header(key_doc)
         result["printed"] = {"booklet": printed[0].as_json(), "key": printed[1].as_json()}
@@ -242,10 +246,12 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
               processes: int | None = None, use_cache: bool = True,
               progress: bool = True, password: str | None = None, xml_only: bool = False,
               corrections: Path | None = None, seed: int = 0,
-              balance: tuple[float, float] = (0.25, 0.75), replace: bool = False) -> JbeReport:
+              balance: tuple[float, float] = (0.25, 0.75),
+              max_pages: int = LIMITS["pages"].default, replace: bool = False) -> JbeReport:
     """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
     ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
-    validation and export. ``password`` opens encrypted PDFs (tried on every file).
+    validation and export. ``password`` opens encrypted PDFs (tried on every file); a PDF
+    of more than ``max_pages`` pages fails (``--max-pages``).
 
     A pair fails when a file is not what its path says (printed subject or year), when the
     key disagrees with the booklet (slots, 配点), or when a file or a key's answers are
@@ -280,7 +286,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
                                    "problems": [p.model_dump() for p in e.problems]})
             continue
         task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
-                        e.mondai_name or "", e.seito_name or "", password)
+                        e.mondai_name or "", e.seito_name or "", password,
+                        max_pages=max_pages)
         shas += [(task.mondai_name, sha256_file(e.mondai)),
                  (task.seito_name, sha256_file(e.seito))]
         key = cache_key(STAGE, version, [shas[-2][1], shas[-1][1]],
