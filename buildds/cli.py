@@ -1,7 +1,9 @@
 """The ``buildds`` command line: a thin click layer over the library.
 
 Each command parses its options, calls one library function and maps
-:class:`buildds.errors.BuildError` to :class:`click.ClickException`.
+:class:`buildds.errors.BuildError` to :class:`click.ClickException`; the group
+(:class:`buildds.cli_group.MainGroup`) turns any OSError into a one-line error and Ctrl-C
+into exit 130.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 import click
 
 from buildds import __version__
+from buildds.cli_group import MainGroup
 from buildds.cli_types import YearsType
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
@@ -19,7 +22,7 @@ from buildds.safeio import LIMITS
 __all__ = ["main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=MainGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="buildds")
 def main() -> None:
     """Build legal-LLM benchmark datasets from the documents lawyers really handle.
@@ -27,6 +30,15 @@ def main() -> None:
     \b
     Example:
       buildds jbe --years 2015-2024 --raw data_raw/jbe --out build/jbe
+
+    \b
+    Exit codes (every command):
+      0    done
+      1    errors: a failed build or validation, --strict problems, an output that
+           cannot be written (its path and the reason are printed; a build keeps
+           its previous outputs whole)
+      2    usage: a bad option, argument or path
+      130  interrupted (Ctrl-C): workers stopped, nothing half-written; run again
     """
 
 

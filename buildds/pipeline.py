@@ -1,7 +1,9 @@
 """Stage runner plumbing: content-hash cache, counts, rejects, atomic writes, a process pool.
 
 * :func:`atomic_write_bytes` / :func:`atomic_write_text` write a temp file in the target's
-  folder and rename it over the target, so a killed run never leaves half a file.
+  folder and rename it over the target, so a killed run never leaves half a file; the file
+  gets the umask's mode. A run's outputs as a whole are staged and swapped in together
+  (:mod:`buildds.staging`).
 * :class:`Cache` stores a stage's output under ``<build>/.cache/<stage>/<key>``, where the key
   is a hash of the stage name, its code version, its options and its inputs' content hashes
   (:func:`cache_key`). A re-run with nothing changed finds every key and does no work.
@@ -10,18 +12,20 @@
   ``rejects.jsonl`` — nothing is dropped silently.
 * :func:`run_parallel` maps a picklable function over work items on a local process pool
   (one process per core by default) and yields results in input order, so outputs do not
-  depend on scheduling.
+  depend on scheduling. Its workers ignore Ctrl-C and die with their parent; an interrupt
+  ends them at once (:mod:`buildds.workers`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
-import tempfile
+import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -63,28 +67,48 @@ def sha256_file(path: str | Path) -> str:
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically. Returns False (and writes nothing) when the
-    file already holds exactly these bytes, so unchanged outputs keep their mtime."""
+    file already holds exactly these bytes, so unchanged outputs keep their mtime.
+
+    The file gets the mode any new file gets (0o666 less the umask), not mkstemp's 0600. An
+    OSError names ``path`` (not the temp file) and says it could not be written."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
-    except FileNotFoundError:
+    except OSError:
         pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp: Path | None = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _create_temp(path)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+    except BaseException as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            where = (exc.filename if exc.filename and str(exc.filename) != str(tmp)
+                     else path)
+            raise OSError(exc.errno, f"cannot write: {exc.strerror}", str(where)) from exc
         raise
     return True
+
+
+def _create_temp(path: Path) -> tuple[int, Path]:
+    """A new ``.<name>.<random>.tmp`` beside ``path``, opened for writing; created like any
+    file (mode 0o666 & ~umask), which ``tempfile.mkstemp`` (always 0600) is not."""
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                           | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))  # pragma: no cover
 
 
 def atomic_write_text(path: str | Path, text: str) -> bool:
@@ -216,9 +240,12 @@ class Rejects:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def jsonl(self) -> str:
+        """The rows as ``rejects.jsonl`` text, one canonical JSON object a line."""
+        return "".join(canonical_json(r) + "\n" for r in self.rows)
+
     def write(self, path: str | Path) -> None:
-        text = "".join(canonical_json(r) + "\n" for r in self.rows)
-        atomic_write_text(path, text)
+        atomic_write_text(path, self.jsonl())
 
 
 def default_processes() -> int:
@@ -246,11 +273,20 @@ def run_parallel(
                 on_done(i, result)
             yield result
         return
-    with ProcessPoolExecutor(max_workers=n) as pool:
+    from buildds.workers import WorkerPool, stop_pool
+
+    pool = WorkerPool(n)
+    try:
         for i, result in enumerate(pool.map(func, work)):
             if on_done:
                 on_done(i, result)
             yield result
+    except BaseException:
+        # Ctrl-C, an error in on_done, or the caller stopping early: end the workers now
+        # rather than wait for what they are doing
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def progress_bar(label: str, *, enabled: bool = True, spinner: bool = False) -> Any:

@@ -39,6 +39,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.staging import OutputStaging
 from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 
 __all__ = [
@@ -126,8 +127,10 @@ def _counts_table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
-                   validation: dict[str, Any] | None = None) -> ArbenchExport:
-    """Write the AR-Bench export under ``out`` (see the module docstring). Raises
+                   validation: dict[str, Any] | None = None,
+                   staging: OutputStaging | None = None) -> ArbenchExport:
+    """Write the AR-Bench export under ``out`` (see the module docstring; into the run's
+    ``staging`` when given, swapped in when the run commits). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
     out = Path(out)
@@ -164,7 +167,8 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
         }
         return render_card(context, CARD_TEMPLATE)
 
-    files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench")
+    files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench",
+                         staging=staging)
     return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
                          splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
                          files=files)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
 from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.staging import OutputStaging
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,38 +211,55 @@ def swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
 
 
 def write_export(dd: Any, *, out: Path, splits: Sequence[str],
-                 card: Callable[[dict[str, dict[str, int]]], str], what: str) -> dict[str, str]:
+                 card: Callable[[dict[str, dict[str, int]]], str], what: str,
+                 staging: OutputStaging | None = None) -> dict[str, str]:
     """Write a ``DatasetDict`` as ``out/dataset`` (save_to_disk, one shard per split),
     ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes)`` renders the card
     from each split's ``num_examples``/``num_bytes``/``download_size``.
 
-    Everything is written into a staging folder inside ``out`` and swapped in only when
-    complete, so a failed or killed export leaves the previous one intact. Failures become
-    :class:`ExportError` naming ``what``. Returns every written file (relative path →
-    sha256), sorted by path."""
+    Everything is written into a staging folder inside ``out`` (:mod:`buildds.staging`) and
+    swapped in only when complete, so a failed or killed export leaves the previous one
+    intact. With ``staging`` (the run's own), the three are staged there and swapped in with
+    the run's other outputs when the run commits; without, they are swapped in here.
+    Failures become :class:`ExportError` naming ``what`` and the path (the staging folder is
+    discarded). Returns every written file (relative path → sha256), sorted by path."""
 
     datasets, _, pq = require_data()
-    out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".export.", dir=out))
+    own = staging is None
+    stage = OutputStaging(out) if staging is None else staging
     try:
+        dataset_dir, data_dir, readme = (stage.tree(n) for n in ("dataset", "data", "README.md"))
         with quiet_datasets(datasets):
-            dd.save_to_disk(str(staging / "dataset"), num_shards={s: 1 for s in splits})
-        (staging / "data").mkdir()
+            dd.save_to_disk(str(dataset_dir), num_shards={s: 1 for s in splits})
+        data_dir.mkdir()
         for split in splits:
-            write_parquet(pq, dd[split].data.table, staging / "data" / f"{split}.parquet")
+            write_parquet(pq, dd[split].data.table, data_dir / f"{split}.parquet")
         sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
-                     "download_size": (staging / "data" / f"{s}.parquet").stat().st_size}
+                     "download_size": (data_dir / f"{s}.parquet").stat().st_size}
                  for s in splits}
-        (staging / "README.md").write_text(card(sizes), encoding="utf-8")
-        files = {p.relative_to(staging).as_posix(): sha256_file(p)
-                 for p in sorted(staging.rglob("*")) if p.is_file()}
-        swap_in(staging, out, ["dataset", "data", "README.md"])
+        readme.write_text(card(sizes), encoding="utf-8")
+        files = {p.relative_to(stage.folder).as_posix(): sha256_file(p)
+                 for top in (dataset_dir, data_dir, readme)
+                 for p in sorted([top, *top.rglob("*")]) if p.is_file()}
+        if own:
+            stage.commit()
     except ExportError:
+        stage.discard()
         raise
+    except OSError as exc:
+        where = stage.target_of(exc.filename) if exc.filename else out
+        stage.discard()
+        raise ExportError(f"cannot write the {what} export: {exc.strerror or exc}",
+                          source=str(where)) from exc
     except Exception as exc:
+        stage.discard()
         raise ExportError(f"could not write the {what} export: {exc}", source=str(out)) from exc
+    except BaseException:
+        stage.discard()
+        raise
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if own:
+            stage.discard()
     return dict(sorted(files.items()))
 
 

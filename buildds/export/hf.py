@@ -58,6 +58,8 @@ if TYPE_CHECKING:
     import datasets
     import pandas
 
+    from buildds.staging import OutputStaging
+
 __all__ = [
     "FEWSHOT_PER_LABEL",
     "SPLITS",
@@ -271,8 +273,10 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
 # --------------------------------------------------------------------------- writing
 def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, out: Path,
                fingerprint: str, provenance: dict[str, Any], seed: int = 0,
-               validation: dict[str, Any] | None = None) -> ExportResult:
-    """Write the JBE-QA export (``dataset/``, ``data/*.parquet``, ``README.md``) under ``out``.
+               validation: dict[str, Any] | None = None,
+               staging: OutputStaging | None = None) -> ExportResult:
+    """Write the JBE-QA export (``dataset/``, ``data/*.parquet``, ``README.md``) under ``out``
+    (into the run's ``staging``, when given: swapped in when the run commits).
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
@@ -296,7 +300,7 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
 
     excl = sorted(exclusions, key=_exclusion_sort_key)
     files = write_export(
-        dd, out=out, splits=SPLITS, what="JBE-QA",
+        dd, out=out, splits=SPLITS, what="JBE-QA", staging=staging,
         card=lambda sizes: render_card(
             _card_context(ordered, excl, fewshot_ids, features, sizes, fingerprint, split_fps,
                           seed, provenance, validation), CARD_TEMPLATE))

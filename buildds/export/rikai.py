@@ -37,6 +37,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.staging import OutputStaging
 from buildds.transform.rikai import SPLITS
 
 __all__ = [
@@ -135,7 +136,8 @@ def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[An
 
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
-            labels: list[tuple[str, int]] | None) -> RikaiExport:
+            labels: list[tuple[str, int]] | None,
+            staging: OutputStaging | None = None) -> RikaiExport:
     out = Path(out)
     check_unique_ids(r["id"] for rows in splits.values() for r in rows)
     dd, split_fps = dataset_dict(
@@ -167,7 +169,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
         }
         return render_card(context, CARD_TEMPLATE)
 
-    files = write_export(dd, out=out, splits=names, card=card, what=task)
+    files = write_export(dd, out=out, splits=names, card=card, what=task, staging=staging)
     return RikaiExport(out=out, task=task, fingerprint=fingerprint, seed=seed,
                        splits={s: len(splits[s]) for s in names}, split_fingerprints=split_fps,
                        files=files)
@@ -182,8 +184,9 @@ def _check_splits(splits: dict[str, list[dict[str, Any]]]) -> dict[str, list[dic
 
 def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
                           label_inventory: Sequence[str], fingerprint: str,
-                          provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
-    """Write the clause-classification export. ``items`` maps ``evaluation`` and
+                          provenance: dict[str, Any], seed: int = 0,
+                          staging: OutputStaging | None = None) -> RikaiExport:
+    """Write the clause-classification export (into the run's ``staging`` when given). ``items`` maps ``evaluation`` and
     ``development`` to items from :func:`buildds.transform.rikai.classification_items`
     (split with :func:`~buildds.transform.rikai.split_items`). A label outside
     ``label_inventory`` is an :class:`ExportError`."""
@@ -207,26 +210,29 @@ def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
              "type it contains, from the label inventory below (multi-label).")
     return _export("classification", encoded, features, out=out, fingerprint=fingerprint,
                    provenance=provenance, seed=seed, title="LegalRikai clause classification",
-                   about=about, labels=labels)
+                   about=about, labels=labels, staging=staging)
 
 
 def export_revision(items: dict[str, list[dict[str, Any]]], *, out: Path, fingerprint: str,
-                    provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
+                    provenance: dict[str, Any], seed: int = 0,
+                    staging: OutputStaging | None = None) -> RikaiExport:
     """Write the clause-revision export (items from
     :func:`buildds.transform.rikai.revision_items`, split into evaluation/development)."""
     about = ("Clause revision (条文修正): given a clause, an AI alert about a potential "
              "problem and guidelines, revise the clause; `reference_revision` is the expert's.")
     return _export("revision", _check_splits(items), revision_features(), out=out,
                    fingerprint=fingerprint, provenance=provenance, seed=seed,
-                   title="LegalRikai clause revision", about=about, labels=None)
+                   title="LegalRikai clause revision", about=about, labels=None,
+                   staging=staging)
 
 
 def export_clauses(rows: Sequence[dict[str, Any]], *, out: Path, fingerprint: str,
-                   provenance: dict[str, Any], seed: int = 0) -> RikaiExport:
+                   provenance: dict[str, Any], seed: int = 0,
+                   staging: OutputStaging | None = None) -> RikaiExport:
     """Write the unlabelled clause table (rows from
     :func:`buildds.transform.rikai.clause_table`) as one split ``clauses``."""
     about = ("Every clause cut from the input contracts, unlabelled, with its provenance: "
              "the table to annotate for clause classification or revision.")
     return _export("clauses", {CLAUSE_SPLIT: list(rows)}, clause_features(), out=out,
                    fingerprint=fingerprint, provenance=provenance, seed=seed,
-                   title="Contract clauses", about=about, labels=None)
+                   title="Contract clauses", about=about, labels=None, staging=staging)

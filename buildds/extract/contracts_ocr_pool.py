@@ -23,6 +23,7 @@ from buildds.extract.contracts_image import _finish_image
 from buildds.extract.contracts_pdf import _finish_pdf, _plan_pdf
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
+from buildds.workers import WorkerPool, stop_pool
 
 if TYPE_CHECKING:
     from buildds.extract.ocr import OcrPage
@@ -125,7 +126,6 @@ def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, obje
     finish together; a worker renders its PDF page itself (pdfium is not thread-safe, and never
     runs in a thread here). Phase 3 (here): each document is assembled as
     :func:`read_document` does, and yielded in input order as soon as its pages are done."""
-    import concurrent.futures as cf
     import multiprocessing
 
     from buildds.extract import ocr as ocr_mod
@@ -148,8 +148,7 @@ def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, obje
         pool = None
     else:
         context = multiprocessing.get_context("fork" if os.name == "posix" else None)
-        pool = cf.ProcessPoolExecutor(jobs, mp_context=context,
-                                      initializer=ocr_mod._worker_init)
+        pool = WorkerPool(jobs, mp_context=context, initializer=ocr_mod._worker_init)
     try:
         if pool is not None:
             for entry in entries:  # LibreOffice conversions and .docx first: cost unknown
@@ -160,9 +159,14 @@ def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, obje
                 entry.ocr[n] = pool.submit(ocr_mod.ocr_page_task, task)
         for entry in entries:
             yield entry.path, *_collect(entry)
-    finally:
+    except BaseException:
+        # Ctrl-C, or the caller stopped early (GeneratorExit): end the workers now instead
+        # of waiting for the pages and documents they are reading
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            stop_pool(pool)
+        raise
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _collect(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:

@@ -3,8 +3,11 @@
 :func:`run_pages` hands (page, image) pairs to a :class:`concurrent.futures.ProcessPoolExecutor`
 (``fork`` on POSIX) with one worker per usable core, each started by :func:`worker_init` with
 ``OMP_THREAD_LIMIT=1``; a serial run sets it too, for the duration of the call
-(:func:`single_thread_tesseract`). Inside a daemonic ``multiprocessing.Pool`` worker, which
-may not start processes, pages run serially or on threads (see :mod:`buildds.extract.ocr`).
+(:func:`single_thread_tesseract`). The pool is a :class:`buildds.workers.WorkerPool`: its
+workers ignore Ctrl-C (and so do their tesseracts) and die with their parent, and an
+interrupt terminates them instead of waiting for the pages in flight. Inside a daemonic
+``multiprocessing.Pool`` worker, which may not start processes, pages run serially or on
+threads (see :mod:`buildds.extract.ocr`).
 Part of :mod:`buildds.extract.ocr`.
 """
 
@@ -20,6 +23,7 @@ from typing import Any
 from buildds.errors import ExtractError
 from buildds.extract.ocr_job import OcrJob, OcrPage
 from buildds.extract.ocr_one_image import ocr_one_image
+from buildds.workers import WorkerPool, stop_pool
 
 __all__ = ["run_pages", "single_thread_tesseract", "worker_init"]
 
@@ -96,7 +100,7 @@ def run_pages(
         env = single_thread_tesseract()
     else:
         context = multiprocessing.get_context("fork" if os.name == "posix" else None)
-        executor = cf.ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
+        executor = WorkerPool(workers, mp_context=context, initializer=worker_init)
         pack = _to_bytes
         env = contextlib.nullcontext()
     with env, executor, _worker_deaths(job.source):
@@ -111,8 +115,10 @@ def run_pages(
                 pending[executor.submit(ocr_one_image, (job, page, pack(image)))] = page
             for fut in cf.as_completed(list(pending)):
                 results[pending.pop(fut)] = fut.result()
-        except BaseException:
+        except BaseException as exc:
             for fut in pending:
                 fut.cancel()
+            if not isinstance(exc, Exception) and isinstance(executor, WorkerPool):
+                stop_pool(executor)  # Ctrl-C: do not wait for the pages being read
             raise
     return results

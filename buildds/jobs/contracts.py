@@ -7,7 +7,7 @@ table. With an annotation file the task dataset is exported (``classification`` 
 ``revision``, splits ``evaluation``/``development``); without one, the clause table itself
 (for annotation).
 
-Outputs under ``out`` (written atomically):
+Outputs under ``out`` (staged, swapped in together at the end — :mod:`buildds.staging`):
 
 * ``documents/<file name>.json`` — each :class:`ContractDocument` that was read;
 * ``clauses.jsonl`` — the clause table, one row per clause;
@@ -32,13 +32,13 @@ from typing import Any, Literal
 from buildds.errors import BuildError
 from buildds.pipeline import (
     Rejects,
-    atomic_write_text,
     canonical_json,
     package_code_version,
     progress_bar,
     sha256_bytes,
 )
 from buildds.safeio import LIMITS
+from buildds.staging import OutputStaging, clean_stale_staging
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
 
@@ -169,6 +169,8 @@ def build_contracts(
     notes = load_annotations(annotations) if annotations is not None else None
     inventory = _read_labels(labels) if labels is not None else None
     report = ContractsReport(out=out, task=task if notes is not None else None, view=view)
+    clean_stale_staging(out)  # what an interrupted run left
+    staging = OutputStaging(out)  # every output is swapped in at once, at the end
     rejects = Rejects()
 
     pairs = []
@@ -205,8 +207,8 @@ def build_contracts(
                         report.problems[p.code] += 1
                 report.files.append(entry)
                 # the relative path, flattened: two inputs may share a file name
-                atomic_write_text(out / "documents" / f"{name.replace('/', '__')}.json",
-                                  doc.model_dump_json(indent=1) + "\n")
+                staging.write_text(out / "documents" / f"{name.replace('/', '__')}.json",
+                                   doc.model_dump_json(indent=1) + "\n")
             bar.update(handle, advance=1, description=Path(name).name)
             if on_file is not None:
                 on_file(path)
@@ -214,7 +216,7 @@ def build_contracts(
 
     rows = clause_table(pairs, view=view)
     report.clauses = len(rows)
-    atomic_write_text(out / "clauses.jsonl", "".join(canonical_json(r) + "\n" for r in rows))
+    staging.write_text(out / "clauses.jsonl", "".join(canonical_json(r) + "\n" for r in rows))
 
     provenance: dict[str, Any] = {
         "inputs": [{"path": p, "sha256": s}
@@ -241,23 +243,26 @@ def build_contracts(
         }).encode("utf-8"))[:32]
         if task == "classification":
             export_classification(splits, out=out, label_inventory=result.label_inventory,
-                                  fingerprint=fingerprint, provenance=provenance, seed=seed)
+                                  fingerprint=fingerprint, provenance=provenance, seed=seed,
+                                  staging=staging)
         else:
             export_revision(splits, out=out, fingerprint=fingerprint, provenance=provenance,
-                            seed=seed)
+                            seed=seed, staging=staging)
         report.exported = task
     elif rows:
         fingerprint = sha256_bytes(canonical_json({"rows": rows, "provenance": provenance})
                                    .encode("utf-8"))[:32]
-        export_clauses(rows, out=out, fingerprint=fingerprint, provenance=provenance, seed=seed)
+        export_clauses(rows, out=out, fingerprint=fingerprint, provenance=provenance, seed=seed,
+                       staging=staging)
         report.items = {"clauses": len(rows)}
         report.exported = "clauses"
 
     report.seconds = time.perf_counter() - started
-    rejects.write(out / "rejects.jsonl")
-    atomic_write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
-                                                      indent=1, sort_keys=True) + "\n")
-    atomic_write_text(out / "report.md", _markdown(report))
+    staging.write_text(out / "rejects.jsonl", rejects.jsonl())
+    staging.write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
+                                                       indent=1, sort_keys=True) + "\n")
+    staging.write_text(out / "report.md", _markdown(report))
+    staging.commit()
     return report
 
 

@@ -30,8 +30,6 @@ from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies
 from buildds.pipeline import (
     Cache,
     Rejects,
-    atomic_write_bytes,
-    atomic_write_text,
     cache_key,
     canonical_json,
     package_code_version,
@@ -42,6 +40,7 @@ from buildds.pipeline import (
 )
 from buildds.safeio import LIMITS
 from buildds.schema import SUBJECTS, Problem
+from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
     from buildds.jobs.jbe_dataset import DatasetOutcome
@@ -260,6 +259,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     report = JbeReport(out=out)
+    clean_stale_staging(out)  # what an interrupted run left
     entries = discover_exam_files(raw, years, subjects)
     if not any(e.mondai or e.seito for e in entries):
         unknown = [y for y in years if y < FIRST_YEAR]
@@ -320,6 +320,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
 
     report.pairs = [results[i] for i in range(len(tasks))]
     refuse_copies(report.pairs, dict(shas))
+    staging = OutputStaging(out)  # every output below is swapped in at once, at the end
     if not xml_only:
         from buildds.jobs.jbe_dataset import build_jbe_dataset
         from buildds.transform.corrections import load_corrections
@@ -335,8 +336,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
         }
         report.dataset = build_jbe_dataset(
             report.pairs, out, corrections=load_corrections(corrections), cache=cache,
-            seed=seed, balance=balance, provenance=provenance)
-    _write_outputs(report, out)
+            seed=seed, balance=balance, provenance=provenance, staging=staging)
+    _write_outputs(report, out, staging)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -348,13 +349,15 @@ def _years_text(years: list[int]) -> str:
     return ", ".join(str(y) for y in years)
 
 
-def _write_outputs(report: JbeReport, out: Path) -> None:
+def _write_outputs(report: JbeReport, out: Path, staging: OutputStaging) -> None:
+    """Stage the XML, rejects and reports beside what stage 2 staged, then swap them all in:
+    a failure (disk full …) leaves the previous outputs whole."""
     rejects = Rejects()
     for pair in report.pairs:
         path = out / "xml" / str(pair["year"]) / f"{pair['subject']}.xml"
         if pair["status"] == "failed":
-            if path.exists():  # a stale XML from an earlier build must not pass for current
-                path.unlink()
+            # a stale XML from an earlier build must not pass for current
+            staging.remove(path)
             first = next((p for p in pair["problems"] if p["severity"] == "error"), None)
             # the file at fault (the key, say), else the pair's booklet
             source = (first["source"] if first else None) or pair["booklet"]
@@ -363,7 +366,7 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
                         page=first["page"] if first else None,
                         id=f"{pair['year']}-{pair['subject']}")
         else:
-            atomic_write_bytes(path, pair["xml"].encode("utf-8"))
+            staging.write_bytes(path, pair["xml"].encode("utf-8"))
         for p in pair["problems"]:
             if p["severity"] == "error" and pair["status"] != "failed":
                 rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
@@ -371,8 +374,7 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
                             id=f"{pair['year']}-{pair['subject']}")
     for m in report.missing:
         stale = out / "xml" / str(m["year"]) / f"{m['subject']}.xml"
-        if stale.exists():  # its input is gone or fails its checksum now
-            stale.unlink()
+        staging.remove(stale)  # its input is gone or fails its checksum now
         for p in m["problems"]:
             rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
                         source=p["source"], page=p["page"], id=f"{m['year']}-{m['subject']}")
@@ -383,10 +385,11 @@ def _write_outputs(report: JbeReport, out: Path) -> None:
         for st in report.dataset.stale:
             rejects.add(stage="corrections", reason="stale-correction", message=st.message,
                         source=st.origin, id=st.id)
-    rejects.write(out / "rejects.jsonl")
+    staging.write_text(out / "rejects.jsonl", rejects.jsonl())
     from buildds.jobs.jbe_report import render_markdown
 
     data = report.as_json()
-    atomic_write_text(out / "report.md", render_markdown(report, data))
-    atomic_write_text(out / "report.json",
-                      json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    staging.write_text(out / "report.md", render_markdown(report, data))
+    staging.write_text(out / "report.json",
+                       json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    staging.commit()

@@ -19,13 +19,13 @@ from typing import Any
 from buildds.extract.jbe_raw import era_fullwidth
 from buildds.pipeline import (
     Cache,
-    atomic_write_text,
     cache_key,
     canonical_json,
     package_code_version,
     sha256_bytes,
 )
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+from buildds.staging import OutputStaging
 from buildds.transform.corrections import (
     Correction,
     StaleCorrection,
@@ -112,8 +112,9 @@ def _booklet_items(pair: dict[str, Any], corrections: list[Correction],
 
 def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: list[Correction],
                       cache: Cache, seed: int, balance: tuple[float, float],
-                      provenance: dict[str, Any]) -> DatasetOutcome:
-    """Items of every built booklet, then (unless unchanged) validation and export."""
+                      provenance: dict[str, Any], staging: OutputStaging) -> DatasetOutcome:
+    """Items of every built booklet, then (unless unchanged) validation and export — into
+    the run's ``staging``, swapped in with the run's other outputs."""
     outcome = DatasetOutcome()
     for pair in pairs:
         if pair["status"] == "failed" or not pair.get("xml"):
@@ -157,16 +158,16 @@ def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: li
     outcome.validation_md = report.to_markdown(level=2)
     if not report.ok:
         # A dataset that fails its schema is not exported: the report names the ids to fix.
-        if marker.exists():
-            marker.unlink()
+        staging.remove(marker)
         return outcome
     result = export_jbe(outcome.items, outcome.exclusions, out=out,
                         fingerprint=outcome.fingerprint, provenance=provenance, seed=seed,
-                        validation=outcome.validation)
+                        validation=outcome.validation, staging=staging)
     outcome.fewshot_ids = result.fewshot_ids
     outcome.exported = True
     cache.put("jbe-export", outcome.fingerprint,
               {"validation": outcome.validation, "validation_md": outcome.validation_md,
                "fewshot_ids": list(result.fewshot_ids)})
-    atomic_write_text(marker, outcome.fingerprint + "\n")
+    # last in the swap: it vouches for the dataset beside it
+    staging.write_text(marker, outcome.fingerprint + "\n", last=True)
     return outcome

@@ -1,0 +1,63 @@
+"""The ``buildds`` group: how every command fails and stops, in one place.
+
+* An :class:`OSError` that reaches the command line — an output that cannot be written
+  (read-only folder, disk full, quota, a file where a folder should be), an input that
+  cannot be opened — becomes one line naming the path and the reason, exit 1, no
+  traceback: ``build/jbe/xml/2019: cannot write: No space left on device``.
+* Ctrl-C stops the worker processes at once (:func:`buildds.workers.stop_all_pools`),
+  prints ``interrupted`` and exits 130 (128 + SIGINT, what shells expect). Staged outputs
+  are discarded, so the previous outputs stay as they were; the next run starts over from
+  the cache.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+from typing import Any
+
+import click
+
+__all__ = ["EXIT_INTERRUPTED", "MainGroup", "os_error_message"]
+
+EXIT_INTERRUPTED = 130
+
+
+def _name(value: Any) -> str:
+    from buildds.safeio.names import printable_name
+
+    try:
+        return printable_name(os.fsdecode(value))
+    except TypeError:
+        return str(value)
+
+
+def os_error_message(exc: OSError) -> str:
+    """``<path>: <reason>`` (``<path> → <other path>: <reason>`` for a rename)."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None and exc.filename2 is not None:
+        return f"{_name(exc.filename)} → {_name(exc.filename2)}: {reason}"
+    if exc.filename is not None:
+        return f"{_name(exc.filename)}: {reason}"
+    return reason
+
+
+class MainGroup(click.Group):
+    """A click group mapping OSError to a one-line error and Ctrl-C to exit 130."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # a second Ctrl-C must not break off the clean-up half-way
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            from buildds.workers import stop_all_pools
+
+            stop_all_pools()
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # stdout closed (| head): click handles it
+                raise
+            raise click.ClickException(os_error_message(exc)) from exc

@@ -1,0 +1,95 @@
+"""Worker processes (buildds.workers): they ignore Ctrl-C, die with their parent (kill -9),
+take the programs they started with them, and a pool can be stopped at once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from buildds.workers import WorkerPool, stop_pool
+from tests.procs import descendants, needs_proc, wait_gone
+
+pytestmark = needs_proc
+
+
+def _nap(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _run_sleep(seconds: int) -> int:
+    """Run a program (as a worker runs tesseract) and wait for it."""
+    return subprocess.run(["sleep", str(seconds)], check=False).returncode
+
+
+def _family_with_sleep(pid: int) -> dict[int, int]:
+    """``pid``'s descendants, once one of them is ``sleep``."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        family = descendants(pid)
+        if any(Path(f"/proc/{p}/comm").read_text().strip() == "sleep" for p in family
+               if Path(f"/proc/{p}/comm").exists()):
+            return family
+        time.sleep(0.05)
+    raise AssertionError("the worker did not start its program")
+
+
+def test_workers_ignore_sigint() -> None:
+    pool = WorkerPool(2)
+    try:
+        futures = [pool.submit(_nap, 0.5) for _ in range(2)]
+        time.sleep(0.2)
+        workers = descendants(os.getpid())
+        for pid in workers:
+            os.kill(pid, signal.SIGINT)
+        assert {f.result(timeout=10) for f in futures} <= set(workers)
+    finally:
+        pool.shutdown()
+
+
+def test_stop_pool_does_not_wait_for_running_work() -> None:
+    pool = WorkerPool(2)
+    futures = [pool.submit(_nap, 60) for _ in range(4)]
+    time.sleep(0.3)
+    workers = descendants(os.getpid())
+    assert len(workers) >= 2
+    started = time.monotonic()
+    stop_pool(pool)
+    assert time.monotonic() - started < 5
+    assert wait_gone(workers, 5) == []
+    assert all(f.done() for f in futures)
+
+
+def test_a_terminated_worker_takes_its_programs_with_it() -> None:
+    pool = WorkerPool(1)
+    pool.submit(_run_sleep, 60)
+    family = _family_with_sleep(os.getpid())  # the worker and the program it runs
+    stop_pool(pool)
+    assert wait_gone(family, 5) == []
+
+
+def test_workers_exit_when_their_parent_is_killed() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+        import time
+        from buildds.workers import WorkerPool
+        from tests.test_workers import _nap, _run_sleep
+        pool = WorkerPool(2)
+        futures = [pool.submit(_run_sleep, 60), pool.submit(_nap, 60)]
+        print("ready", flush=True)
+        time.sleep(60)
+    """)], stdout=subprocess.PIPE, text=True, cwd=os.getcwd())
+    try:
+        assert parent.stdout is not None and parent.stdout.readline().strip() == "ready"
+        family = _family_with_sleep(parent.pid)
+        assert len(family) >= 3  # two workers and the program one runs
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        assert wait_gone(family, 5) == []
+    finally:
+        parent.kill()
+        parent.wait()
