@@ -276,3 +276,44 @@ def test_help_documents_the_exit_codes() -> None:
                             text=True, check=True)
     for line in ("0    done", "1    errors", "2    usage", "130  interrupted"):
         assert line in result.stdout
+
+
+# --------------------------------------------------------------------------- a real full disk
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Any:
+    """A 1 MiB tmpfs (skipped where mounting is not allowed)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)],
+                             capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True, check=False)
+
+
+def test_a_really_full_disk_keeps_the_last_export(small_disk: Path) -> None:
+    out = small_disk / "out"
+
+    def build(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "buildds", *jbe_args(out, *extra)],
+                              capture_output=True, text=True, check=False,
+                              cwd=Path(__file__).resolve().parents[1])
+
+    first = build()
+    assert first.returncode == 0, first.stderr
+    before = snapshot(out)
+    stat = os.statvfs(small_disk)
+    filler = small_disk / "filler"
+    filler.write_bytes(b"\0" * max(0, stat.f_bavail * stat.f_frsize - 16 * 1024))
+    full = build("--seed", "1")
+    assert full.returncode == 1, full.stderr
+    assert full.stderr.startswith(f"Error: {out}")
+    assert "No space left on device" in full.stderr and "Traceback" not in full.stderr
+    assert snapshot(out) == before and no_staging_left(out)
+    filler.unlink()
+    again = build("--seed", "1")
+    assert again.returncode == 0, again.stderr
+    assert snapshot(out) != before and no_staging_left(out)
