@@ -317,3 +317,16 @@ def test_a_really_full_disk_keeps_the_last_export(small_disk: Path) -> None:
     again = build("--seed", "1")
     assert again.returncode == 0, again.stderr
     assert snapshot(out) != before and no_staging_left(out)
+
+
+# --------------------------------------------------------------------------- file modes
+def test_every_output_follows_the_umask(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    old = os.umask(0o027)
+    try:
+        result = CliRunner().invoke(main, jbe_args(out))
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    modes = {(p.is_dir(), p.stat().st_mode & 0o777) for p in out.rglob("*")}
+    assert modes == {(False, 0o640), (True, 0o750)}
