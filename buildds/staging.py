@@ -118,10 +118,11 @@ def clean_stale_staging(out: str | Path) -> list[Path]:
     return removed
 
 
-def _discard(folder: Path, fd: int) -> None:
+def _discard(folder: Path, fd: int | None) -> None:
     shutil.rmtree(folder, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        os.close(fd)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)  # releases the lock
 
 
 class OutputStaging:
@@ -149,9 +150,10 @@ class OutputStaging:
             try:
                 with _locked(self.out, exclusive=False):
                     folder = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out))
-                    fd = os.open(folder, _DIR_FLAGS)
-                    if fcntl is not None:
+                    fd: int | None = None
+                    if fcntl is not None:  # the lock that marks the folder as ours, live
                         with contextlib.suppress(OSError):
+                            fd = os.open(folder, _DIR_FLAGS)
                             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
                 raise write_error(exc, self.out) from exc
