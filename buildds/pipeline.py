@@ -276,15 +276,20 @@ def run_parallel(
     from buildds.workers import WorkerPool, stop_pool
 
     pool = WorkerPool(n)
+    produced = 0
     try:
         for i, result in enumerate(pool.map(func, work)):
             if on_done:
                 on_done(i, result)
+            produced = i + 1
             yield result
     except BaseException:
-        # Ctrl-C, an error in on_done, or the caller stopping early: end the workers now
-        # rather than wait for what they are doing
-        stop_pool(pool)
+        if produced < len(work):
+            # Ctrl-C, an error in on_done, or the caller stopping early: end the workers
+            # now rather than wait for what they are doing
+            stop_pool(pool)
+        else:  # the caller took the last result and let go (zip): all work is done
+            pool.shutdown(wait=True)
         raise
     pool.shutdown(wait=True)
 
