@@ -2,13 +2,42 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any, ClassVar
 
 import click
 
 from buildds.errors import BuildError
+from buildds.safeio.limits import LIMITS
 
-__all__ = ["eval_cmd"]
+__all__ = ["Seconds", "eval_cmd"]
+
+# the backend's defaults, repeated here so that --help needs no import of the backend
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MAX_ATTEMPTS = 6
+DEFAULT_MAX_RETRY_AFTER_S = 60.0
+
+
+class Seconds(click.ParamType):
+    """A duration: seconds (``90``, ``0.5``) or with a unit (``90s``, ``30m``, ``2h``)."""
+
+    name = "seconds"
+    _UNITS: ClassVar[dict[str, float]] = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)):
+            seconds = float(value)
+        else:
+            m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*", str(value).lower())
+            if m is None or m.group(2) not in self._UNITS:
+                self.fail(f"{value!r} is not a duration (e.g. 30, 0.5, 90s, 30m, 2h)",
+                          param, ctx)
+            seconds = float(m.group(1)) * self._UNITS[m.group(2)]
+        if seconds <= 0:
+            self.fail(f"{value!r}: a duration must be more than 0 seconds", param, ctx)
+        return seconds
 
 
 @click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,6 +68,32 @@ __all__ = ["eval_cmd"]
               help="Requests per minute limit.")
 @click.option("--tpm", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Tokens per minute limit.")
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT_S, show_default=True,
+              help="Seconds one try of a request may take as a whole (connecting, sending, "
+                   "reading the answer); then it is abandoned and retried.")
+@click.option("--max-attempts", type=click.IntRange(min=1), default=DEFAULT_MAX_ATTEMPTS,
+              show_default=True,
+              help="Tries per request (the first included) on timeouts, connection errors, "
+                   "429 and 5xx; then the sample fails with the last error.")
+@click.option("--max-retry-after", type=Seconds(), default=DEFAULT_MAX_RETRY_AFTER_S,
+              show_default=True,
+              help="Longest Retry-After (429/503) waited for. A server asking for longer "
+                   "fails that sample at once, its error saying so; it is not waited for.")
+@click.option("--deadline", type=Seconds(), default=None,
+              help="Wall-clock bound for the whole run (e.g. 3600, 90m, 2h). When it is "
+                   "reached, requests still out are abandoned as per-sample errors, the "
+                   "results so far are written, and the same command run again resumes "
+                   "from the cache. Default: none.")
+@click.option("--max-response-bytes", type=click.IntRange(min=1),
+              default=LIMITS["response_bytes"].default, show_default=True,
+              help="Bytes read of one response from an endpoint (before and after "
+                   "gzip); a longer one is a per-sample error.")
+@click.option("--max-document-bytes", type=click.IntRange(min=1),
+              default=LIMITS["document_bytes"].default, show_default=True,
+              help="highbar: bytes of one task-set file (documents, YAML). A larger "
+                   "document, like one that is not a regular file inside its task folder "
+                   "(a symlink leading out, a FIFO, a device), fails its task, which is "
+                   "then not sent; the other tasks go on.")
 @click.option("--send-files", is_flag=True,
               help="Also send the original documents (highbar) to openai: backends, in the "
                    "last user message: PDFs as file parts, PNG/JPEG/GIF/WebP as image parts "
@@ -50,10 +105,13 @@ __all__ = ["eval_cmd"]
               help="Seed of the bootstrap confidence intervals.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the response cache.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[str, ...],
-             shots: tuple[int, ...],
+@click.pass_context
+def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ...],
+             judges: tuple[str, ...], shots: tuple[int, ...],
              limit: int | None, out: Path, base_url: str | None, api_key_env: str,
-             concurrency: int, rpm: float | None, tpm: float | None, send_files: bool,
+             concurrency: int, rpm: float | None, tpm: float | None, timeout: float,
+             max_attempts: int, max_retry_after: float, deadline: float | None,
+             max_response_bytes: int, max_document_bytes: int, send_files: bool,
              seed: int, no_cache: bool, quiet: bool) -> None:
     """Evaluate models on an exported dataset and write a leaderboard.
 
@@ -63,7 +121,8 @@ def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[st
     folders for highbar. Writes <out>/<model>/<N>shot/{samples.jsonl,metrics.json,*.png},
     leaderboard.md/.json in the seed's layout, summary plots and manifest.json. Runs into
     the same --out add up (e.g. --shots 0 now, --shots 4 later). Answers are cached in
-    <out>/cache/, so an interrupted run resumes.
+    <out>/cache/, so an interrupted run resumes. The API key never reaches a stored text:
+    a server echoing it finds it replaced by *** in samples, logs, metrics and the cache.
 
     \b
     Example:
@@ -74,16 +133,27 @@ def eval_cmd(dataset: Path, task: str, models: tuple[str, ...], judges: tuple[st
           --limit 50 --out build/eval-smoke
       buildds eval tasks/ --task highbar --model openai:gpt-4o --judge openai:gpt-4.1 \\
           --judge openai:o3 --send-files --out build/highbar
+      buildds eval build/jbe --model openai:qwen --base-url http://localhost:8000/v1 \\
+          --timeout 30 --max-attempts 3 --deadline 2h --out build/eval
     """
     from buildds.evaluate.runner import run_eval
 
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
-               "rpm": rpm, "tpm": tpm, "send_files": send_files or None}
+               "rpm": rpm, "tpm": tpm, "send_files": send_files or None,
+               "timeout_s": timeout, "max_attempts": max_attempts,
+               "max_retry_after_s": max_retry_after, "max_response_bytes": max_response_bytes}
+    task_options = {}
+    if task.strip().lower() == "highbar":
+        task_options["max_document_bytes"] = max_document_bytes
+    elif ctx.get_parameter_source("max_document_bytes") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--max-document-bytes applies to --task highbar only")
     try:
         report = run_eval(dataset, task=task, models=list(models), judges=list(judges),
                           shots=sorted(set(shots)), limit=limit, out=out,
                           backend_options=options, use_cache=not no_cache, seed=seed,
-                          quiet=quiet)
+                          quiet=quiet, deadline_s=deadline, task_options=task_options)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(report.summary_line())

@@ -10,6 +10,10 @@ retries the ones that failed.
 The file is in WAL mode (readers do not block the writer; other processes may share it);
 writes go through one lock, so concurrent coroutines and threads are safe.
 
+Given a :class:`~buildds.evaluate.redact.Redactor`, the cache stores the request and the
+result with the run's secrets replaced by ``***`` and returns hits the same way (a cache
+written before keys were redacted cannot bring one back); keys are hashes and hold no text.
+
 ``CachedBackend(backend, cache)`` wraps any backend; ``--no-cache`` means not wrapping.
 """
 
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from buildds.evaluate.backends.base import Backend, OnResult, _report
+from buildds.evaluate.redact import Redactor
 from buildds.pipeline import canonical_json
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
@@ -54,8 +59,9 @@ def cache_key(backend: str, model: str | None, request: ChatRequest) -> str:
 
 
 class ResponseCache:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, redactor: Redactor | None = None):
         self.path = Path(path)
+        self.redactor = redactor or Redactor()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
@@ -77,7 +83,8 @@ class ResponseCache:
             self.misses += 1
             return None
         self.hits += 1
-        return ChatResult.model_validate_json(row[0]).model_copy(update={"cached": True})
+        hit = ChatResult.model_validate_json(row[0]).model_copy(update={"cached": True})
+        return self.redactor.result(hit)
 
     def put(
         self, key: str, *, backend: str, model: str | None, request: ChatRequest, result: ChatResult
@@ -85,16 +92,17 @@ class ResponseCache:
         """Store a successful result; returns False (and stores nothing) for an error."""
         if result.error is not None or result.text is None:
             return False
-        stored = result.model_copy(update={"cached": False})
+        stored = self.redactor.result(result.model_copy(update={"cached": False}))
+        redact = self.redactor.text
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     key,
-                    backend,
-                    model,
-                    request_json(request),
-                    stored.model_dump_json(),
+                    redact(backend),
+                    None if model is None else redact(model),
+                    redact(request_json(request)),
+                    redact(stored.model_dump_json()),
                     datetime.now(UTC).isoformat(timespec="seconds"),
                 ),
             )

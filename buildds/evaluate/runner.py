@@ -36,6 +36,19 @@ verdicts into the records and may add log files to the run folder.
 Responses are cached (SQLite, ``<out>/cache/responses.sqlite`` unless
 ``backend_options["cache_path"]``) for backends whose answers depend only on the request;
 ``use_cache=False`` skips the cache.
+
+Limits of a run:
+
+* ``deadline_s`` bounds the whole run's wall-clock time (from the call of :func:`run_eval`):
+  when it is reached, the requests still out are abandoned — each becomes a per-sample
+  error saying so (:data:`DEADLINE_ERROR`), requests not yet sent too, judges included —
+  and everything answered so far is written as usual (it is in the cache already, so a
+  re-run sends only what is missing);
+* an item the task refuses (``task.item_error(item)``: a High Bar task whose documents
+  were refused) is never sent to any backend: its result is that error;
+* secrets: every file is written through the run's
+  :class:`~buildds.evaluate.redact.Redactor` (the values of the backends' key variables
+  become ``***``), and the cache redacts what it stores.
 """
 
 from __future__ import annotations
@@ -44,6 +57,7 @@ import asyncio
 import json
 import platform
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,15 +66,21 @@ from typing import Any
 from buildds import __version__
 from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
+from buildds.evaluate.redact import Redactor
 from buildds.evaluate.tasks import get_task
 from buildds.pipeline import atomic_write_bytes, atomic_write_text, sha256_bytes
+from buildds.safeio import loads_strict
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
-__all__ = ["EvalReport", "ModelRun", "model_slug", "run_eval"]
+__all__ = ["DEADLINE_ERROR", "EvalReport", "ModelRun", "model_slug", "run_eval"]
 
+#: the error of a request abandoned at the run's deadline (``{seconds}``)
+DEADLINE_ERROR = ("abandoned: the run reached its deadline of {seconds:g} s (--deadline); "
+                  "a re-run sends only what is not answered yet")
 #: options each backend kind accepts (others are dropped for it)
 _OPTIONS_BY_KIND = {
-    "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm", "send_files"),
+    "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm", "send_files",
+               "timeout_s", "max_attempts", "max_retry_after_s", "max_response_bytes"),
     "hf": ("device",),
 }
 _DEFAULT_OPTIONS = ("concurrency",)
@@ -97,6 +117,10 @@ class EvalReport:
     leaderboard_json: Path | None = None
     manifest: Path | None = None
     plots: list[Path] = field(default_factory=list)
+    #: requests abandoned at the deadline (over every backend and setting)
+    abandoned: int = 0
+    #: what the user should hear besides the summary (deadline reached, refused items)
+    warnings: list[str] = field(default_factory=list)
 
     def summary_line(self) -> str:
         if not self.runs:
@@ -263,13 +287,47 @@ def _fitless(backend: Any, label_field: str | None) -> Any:
     return backend
 
 
+class _Deadline:
+    """The run's wall-clock bound: how long is left, and the results it abandons."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self.abandoned = 0
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def abandon(self) -> ChatResult:
+        self.abandoned += 1
+        return ChatResult(text=None, error=DEADLINE_ERROR.format(seconds=self.seconds),
+                          attempts=0)
+
+
 async def _run_backend(backend: Any, requests: Sequence[ChatRequest],
-                       advance: Callable[[], None] | None) -> list[ChatResult]:
-    def on_result(_: int, __: ChatResult) -> None:
+                       advance: Callable[[], None] | None,
+                       deadline: _Deadline | None = None) -> list[ChatResult]:
+    """The backend's results in request order; at the ``deadline`` the requests still out
+    are cancelled and those not answered get the deadline's error."""
+    arrived: dict[int, ChatResult] = {}
+
+    def on_result(i: int, result: ChatResult) -> None:
+        arrived[i] = result
         if advance is not None:
             advance()
 
-    results = await backend.complete_many(requests, on_result=on_result)
+    left = deadline.remaining() if deadline is not None else None
+    if deadline is not None and left is not None and left <= 0:
+        return [deadline.abandon() for _ in requests]
+    timer = asyncio.timeout(left)
+    try:
+        async with timer:
+            results = await backend.complete_many(requests, on_result=on_result)
+    except TimeoutError:
+        if deadline is None or not timer.expired():
+            raise
+        return [arrived[i] if i in arrived else deadline.abandon()
+                for i in range(len(requests))]
     if len(results) != len(requests):
         raise BuildError(f"backend {backend.name}: {len(results)} results for "
                          f"{len(requests)} requests")
@@ -308,7 +366,7 @@ def _collect(out: Path, task: str, dataset_key: str, limit: int | None) -> list[
     entries = []
     for path in sorted(out.glob("*/*shot/metrics.json")):
         try:
-            m = json.loads(path.read_text(encoding="utf-8"))
+            m = loads_strict(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if m.get("task") == task and m.get("dataset_key") == dataset_key \
@@ -335,13 +393,24 @@ def _progress(quiet: bool) -> Any:
     return progress
 
 
-def _answer(backend: Any, requests: Sequence[ChatRequest], progress: Any,
-            label: str) -> list[ChatResult]:
+def _answer(backend: Any, requests: Sequence[ChatRequest], progress: Any, label: str,
+            deadline: _Deadline | None = None,
+            refused: Sequence[str | None] | None = None) -> list[ChatResult]:
+    """The backend's results; a request whose ``refused`` entry is set is not sent (its
+    result is that error)."""
+    send = [i for i in range(len(requests)) if not (refused and refused[i])]
     advance = None
     if progress is not None:
-        pid = progress.add_task(label, total=len(requests))
+        pid = progress.add_task(label, total=len(send))
         advance = (lambda: progress.advance(pid))
-    return asyncio.run(_run_backend(backend, requests, advance))
+    if refused is None or len(send) == len(requests):
+        return asyncio.run(_run_backend(backend, requests, advance, deadline))
+    results = [ChatResult(text=None, error=error, attempts=0) if error else None
+               for error in refused]
+    sent = asyncio.run(_run_backend(backend, [requests[i] for i in send], advance, deadline))
+    for i, result in zip(send, sent, strict=True):
+        results[i] = result
+    return [r for r in results if r is not None]
 
 
 def _cached(backend: Any, cache: Any) -> Any:
@@ -356,14 +425,22 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
              shots: int | Sequence[int] = 0, limit: int | None = None, out: str | Path,
              judges: Sequence[str] = (), backend_options: Mapping[str, Any] | None = None,
              use_cache: bool = True, seed: int = 0, quiet: bool = True,
-             backend_factory: Callable[..., Any] | None = None) -> EvalReport:
+             backend_factory: Callable[..., Any] | None = None,
+             deadline_s: float | None = None,
+             task_options: Mapping[str, Any] | None = None) -> EvalReport:
     """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
     the export at ``dataset_path`` with ``task`` and write the results under ``out`` (see
     the module doc). ``judges`` are the judge backends of a judged task.
 
     ``backend_options`` go to the backends that take them (``base_url``, ``api_key_env``,
-    ``concurrency``, ``rpm``, ``tpm``; ``cache_path`` picks the cache file).
+    ``concurrency``, ``rpm``, ``tpm``, ``timeout_s``, ``max_attempts``,
+    ``max_retry_after_s``, ``max_response_bytes``; ``cache_path`` picks the cache file);
+    ``task_options`` go to the task (highbar: ``max_document_bytes``). ``deadline_s``
+    bounds the run's wall-clock time (see the module doc).
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
+    if deadline_s is not None and deadline_s <= 0:
+        raise BuildError(f"the deadline must be positive, got {deadline_s:g} s")
+    deadline = _Deadline(deadline_s) if deadline_s is not None else None
     if not models:
         raise BuildError("give at least one model (--model)")
     if len(set(models)) != len(models):
@@ -371,7 +448,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     slugs = [model_slug(m) for m in models]
     if len(set(slugs)) != len(slugs):
         raise BuildError(f"models {', '.join(models)} map to the same folder name")
-    the_task = get_task(task)
+    the_task = get_task(task, **(task_options or {}))
     if the_task.judged and len(judges) < the_task.min_judges:
         raise BuildError(f"task {the_task.name} is graded by judges: give at least "
                          f"{the_task.min_judges} with --judge (e.g. --judge openai:gpt-4o)")
@@ -397,11 +474,27 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     items_by_id = data.items_by_id
     extra_train = the_task.training_items(data)
 
+    redactor = Redactor.from_env([options.get("api_key_env") or "OPENAI_API_KEY"])
+
+    def write(path: Path, text: str) -> None:
+        atomic_write_text(path, redactor.text(text))
+
     cache = None
     if use_cache:
         from buildds.evaluate.cache import ResponseCache
 
-        cache = ResponseCache(cache_path)
+        cache = ResponseCache(cache_path, redactor=redactor)
+
+    def secrets_of(backend: Any) -> Any:
+        """The backend, its secrets added to the run's redactor (and the cache's)."""
+        nonlocal redactor
+        extra = getattr(backend, "redactor", None)
+        if isinstance(extra, Redactor) and extra:
+            redactor = redactor | extra
+            if cache is not None:
+                cache.redactor = redactor
+        return backend
+
     report = EvalReport(out=out, task=the_task.name, headline=the_task.headline)
     model_manifest: list[dict[str, Any]] = []
     judge_manifest: list[dict[str, Any]] = []
@@ -409,17 +502,20 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     try:
         judge_backends = []
         for spec in judges:
-            backend = _cached(factory(spec, **_options_for(spec, options)), cache)
+            backend = _cached(secrets_of(factory(spec, **_options_for(spec, options))), cache)
             judge_backends.append((spec, backend))
             judge_manifest.append({"judge": spec, "settings": _scrub(backend.settings())})
         for spec, slug in zip(models, slugs, strict=True):
-            backend = _cached(_build_backend(spec, factory, options, the_task, scored_items,
-                                             extra_train, items_by_id), cache)
+            backend = _cached(secrets_of(_build_backend(spec, factory, options, the_task,
+                                                        scored_items, extra_train,
+                                                        items_by_id)), cache)
             settings = _scrub(backend.settings())
             model_manifest.append({"model": spec, "slug": slug, "settings": settings})
             for s in shot_list:
                 items, requests = prepared[s]
-                results = _answer(backend, requests, progress, f"{spec} {s}-shot")
+                refused = [the_task.item_error(it) for it in items]
+                results = _answer(backend, requests, progress, f"{spec} {s}-shot", deadline,
+                                  refused)
                 records = [the_task.sample_record(it, rq, rs)
                            for it, rq, rs in zip(items, requests, results, strict=True)]
                 run_dir = out / slug / f"{s}shot"
@@ -427,18 +523,18 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                 if the_task.judged:
                     jrequests = the_task.judge_requests(items, records)
                     verdicts = {jspec: _answer(jb, jrequests, progress,
-                                               f"judge {jspec} on {spec} {s}-shot")
+                                               f"judge {jspec} on {spec} {s}-shot", deadline)
                                 for jspec, jb in judge_backends}
                     records, extra_files = the_task.apply_judgments(items, records, jrequests,
                                                                     verdicts)
-                _write_samples(run_dir / "samples.jsonl", records)
+                write(run_dir / "samples.jsonl", _samples_text(records))
                 for name, text in sorted(extra_files.items()):
-                    atomic_write_text(run_dir / name, text)
+                    write(run_dir / name, text)
                 metrics = {"task": the_task.name, "model": spec, "slug": slug, "shots": s,
                            "limit": limit, "dataset_key": dkey, "seed": seed,
                            **the_task.score(items, records, seed=seed), "backend": settings,
                            **({"judges": list(judges)} if judges else {})}
-                atomic_write_text(run_dir / "metrics.json", _json(metrics))
+                write(run_dir / "metrics.json", _json(metrics))
                 report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings))
                 title = f"{spec} — {s}-shot"
 
@@ -456,15 +552,15 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     dataset_info = {"key": dkey, **{k: v for k, v in fingerprint.items() if k != "card"},
                     **({f"card_{k}": v for k, v in fingerprint.get("card", {}).items()})}
     report.leaderboard_md = out / "leaderboard.md"
-    atomic_write_text(report.leaderboard_md, the_task.render_leaderboard(
+    write(report.leaderboard_md, the_task.render_leaderboard(
         entries, dataset={"key": dkey, "limit": limit}))
     report.leaderboard_json = out / "leaderboard.json"
-    atomic_write_text(report.leaderboard_json, _json(the_task.leaderboard_json(
+    write(report.leaderboard_json, _json(the_task.leaderboard_json(
         entries, dataset={**dataset_info, "limit": limit})))
     summary = _write_plots(out, lambda: the_task.summary_plots(entries))
     report.plots[:0] = summary
     for name, text in sorted(the_task.summary_files(entries, out).items()):
-        atomic_write_text(out / name, text)
+        write(out / name, text)
     manifest = {
         "buildds": __version__,
         "task": the_task.name,
@@ -477,13 +573,29 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
         "shots": shot_list,
         "limit": limit,
         "seed": seed,
+        **({"deadline_s": deadline_s} if deadline_s is not None else {}),
         "cache": str(cache_path) if use_cache else None,
         "plots": _has_matplotlib(),
         "packages": _package_versions(),
     }
     report.manifest = out / "manifest.json"
-    atomic_write_text(report.manifest, _json(manifest))
+    write(report.manifest, _json(manifest))
+    report.warnings = _warnings(the_task, scored_items, deadline)
+    report.abandoned = deadline.abandoned if deadline is not None else 0
     return report
+
+
+def _warnings(task: Any, items: Sequence[Mapping[str, Any]],
+              deadline: _Deadline | None) -> list[str]:
+    """What the console should say besides the summary line."""
+    out = []
+    if deadline is not None and deadline.abandoned:
+        out.append(f"the run reached its deadline of {deadline.seconds:g} s: "
+                   f"{deadline.abandoned} request(s) abandoned as per-sample errors; "
+                   "run the same command again to resume (answers so far are cached)")
+    refused = sorted({e for e in (task.item_error(it) for it in items) if e})
+    out += [f"not evaluated: {e}" for e in refused]
+    return out
 
 
 def _has_matplotlib() -> bool:
@@ -507,7 +619,6 @@ def _write_plots(folder: Path, make: Callable[[], Mapping[str, bytes]]) -> list[
     return paths
 
 
-def _write_samples(path: Path, records: Sequence[SampleRecord]) -> None:
-    text = "".join(json.dumps(r.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
+def _samples_text(records: Sequence[SampleRecord]) -> str:
+    return "".join(json.dumps(r.model_dump(mode="json"), ensure_ascii=False, sort_keys=True)
                    + "\n" for r in records)
-    atomic_write_text(path, text)

@@ -14,6 +14,11 @@ What it answers is scripted by markers in the last user message:
                    503 carry ``Retry-After: <retry_after>``, default 1 s); then it answers
 ``[stall]``        wait ``stall_s`` seconds (longer than the client timeout) first
 ``[latency:S]``    wait S seconds before answering (on top of the global latency)
+``[echo-auth]``    answer with the Authorization header it received (a careless server)
+``[echo-auth:S]``  fail with HTTP status S, the Authorization header in the error body
+``[big:N]``        answer N bytes (``x`` repeated)
+``[gzip:N]``       answer N bytes, gzip-compressed (``Content-Encoding: gzip``)
+``[huge-length]``  claim ``Content-Length: 10**12``, send one byte and hold the connection
 =================  =========================================================
 
 It records, per prompt, how many requests it received (``counts``), the Authorization
@@ -23,6 +28,7 @@ headers seen, arrival times and the maximum number of requests in flight at once
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import re
 import sys
@@ -33,7 +39,8 @@ from typing import Any, Self
 
 __all__ = ["OpenAITestServer"]
 
-MARKER = re.compile(r"\[(answer|bad|fail|stall|latency)(?::([^\]]*))?\]")
+MARKER = re.compile(r"\[(answer|bad|fail|stall|latency|echo-auth|big|gzip|huge-length)"
+                    r"(?::([^\]]*))?\]")
 BAD_ANSWER = "1. Explanation: the statement follows from the cited article."
 REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests",
            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
@@ -136,7 +143,9 @@ class OpenAITestServer:
 
     async def _respond(
         self, method: str, path: str, headers: dict[str, str], body: bytes
-    ) -> tuple[int, dict[str, str], dict[str, Any]]:
+    ) -> tuple[int, dict[str, str], dict[str, Any] | bytes]:
+        """Status, extra headers (a ``Content-Length`` among them replaces the true one) and
+        the JSON payload, or the body's bytes as they are."""
         if method == "GET" and path.rstrip("/").endswith("/models"):
             return 200, {}, {"object": "list", "data": []}
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
@@ -157,7 +166,20 @@ class OpenAITestServer:
         try:
             answer = "1"
             delay = self.latency
+            auth = headers.get("authorization") or ""
             for kind, arg in MARKER.findall(prompt):
+                if kind == "echo-auth" and arg:
+                    return int(arg), {}, {"error": {"message": f"bad key: {auth}"}}
+                if kind == "echo-auth":
+                    answer = f"your header was {auth}"
+                elif kind == "big":
+                    answer = "x" * int(arg)
+                elif kind == "gzip":
+                    data = json.dumps(_completion(request.get("model", "test"), "x" * int(arg),
+                                                  prompt)).encode()
+                    return 200, {"Content-Encoding": "gzip"}, gzip.compress(data)
+                elif kind == "huge-length":
+                    return 200, {"Content-Length": str(10**12)}, b"{"
                 if kind == "answer":
                     answer = arg
                 elif kind == "bad":
@@ -242,9 +264,10 @@ class _Connection(asyncio.Protocol):
         except ValueError:  # a body that is not JSON: hang up, as a real server might
             self.close()
             return
-        data = json.dumps(payload).encode()
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        length = extra.pop("Content-Length", str(len(data)))
         head = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}",
-                "Content-Type: application/json", f"Content-Length: {len(data)}"]
+                "Content-Type: application/json", f"Content-Length: {length}"]
         head += [f"{k}: {v}" for k, v in extra.items()]
         self.task = None
         if self.transport is None:

@@ -134,7 +134,7 @@ def test_stall_times_out_without_blocking_others(server):
 
 
 def test_stall_is_retried_up_to_max_attempts(server):
-    result = asyncio.run(backend(server, timeout_s=0.2, max_attempts=2).complete(req("stuck [stall]")))
+    result = asyncio.run(backend(server, timeout_s=0.5, max_attempts=2).complete(req("stuck [stall]")))
     assert result.error == "timeout (gave up after 2 tries)"
     assert server.counts["stuck [stall]"] == 2
 

@@ -13,7 +13,11 @@
   when asked to.
 
 Both raise :class:`Failure` for timeouts and connection errors (the backend retries those) and
-return a :class:`Reply` otherwise.
+return a :class:`Reply` otherwise. Both bound each try as a whole by ``timeout_s`` (connecting,
+sending and reading: a server that trickles bytes cannot hold a try open) and read at most
+``max_response_bytes`` of a response, counted before and after gzip/deflate decoding: a
+longer Content-Length is refused before the body is read, a longer body as soon as it passes
+the limit (:class:`Failure`, not retried, naming ``--max-response-bytes``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import httpx
 
 from buildds import __version__
 from buildds.errors import BuildError
+from buildds.safeio.limits import LIMITS
 
 __all__ = [
     "USER_AGENT",
@@ -39,10 +44,14 @@ __all__ = [
     "ProtocolError",
     "Reply",
     "ResponseReader",
+    "ResponseTooLarge",
+    "decode_body",
     "env_proxy",
 ]
 
 USER_AGENT = f"buildds/{__version__}"
+#: bytes of one response, at most (before and after decoding); ``--max-response-bytes``
+DEFAULT_MAX_RESPONSE_BYTES = LIMITS["response_bytes"].default
 
 
 class Failure(Exception):
@@ -83,14 +92,52 @@ class ProtocolError(Exception):
     """The server's answer is not HTTP/1.1 as we read it."""
 
 
+class ResponseTooLarge(Exception):
+    """A response longer than the limit; its message is the per-sample error."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        super().__init__(f"response larger than the limit of {limit:,} bytes (raise it with "
+                         f"{LIMITS['response_bytes'].option})")
+
+
+def decode_body(body: bytes, encoding: str, max_bytes: int | None = None) -> bytes:
+    """``body`` decoded from its Content-Encoding (identity, gzip or deflate), producing at
+    most ``max_bytes`` (:class:`ResponseTooLarge` past it: a small gzip bomb stays small)."""
+    encoding = encoding.strip().lower()
+    if encoding in ("identity", ""):
+        out = body
+    elif encoding in ("gzip", "x-gzip", "deflate"):
+        out = b""
+        for wbits in (47, -15):  # a zlib or gzip header; else raw deflate (as some send it)
+            decoder = zlib.decompressobj(wbits)
+            try:
+                out = decoder.decompress(body, 0 if max_bytes is None else max_bytes + 1)
+            except zlib.error:
+                continue
+            if decoder.eof or (max_bytes is not None and len(out) > max_bytes):
+                break
+        else:
+            raise ProtocolError(f"bad {encoding} body")
+    else:
+        raise ProtocolError(f"unsupported Content-Encoding {encoding!r}")
+    if max_bytes is not None and len(out) > max_bytes:
+        raise ResponseTooLarge(max_bytes)
+    return out
+
+
 class ResponseReader:
     """An incremental HTTP/1.1 response parser: :meth:`feed` bytes until it returns the reply.
 
     Bodies by Content-Length, chunked, or up to the end of the connection (:meth:`eof`);
     gzip/deflate bodies are decoded (none are asked for); 1xx interim responses are skipped.
+    A body (raw or decoded) longer than ``max_body`` raises :class:`ResponseTooLarge` as soon
+    as that is known.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_body: int | None = None) -> None:
+        self.max_body = max_body
+        self._chunk_bytes = 0
         self.buffer = bytearray()
         self.started = False
         self.status = 0
@@ -109,7 +156,10 @@ class ResponseReader:
             return None
         if self._chunked:
             return self._read_chunks()
-        if self._length is None or len(self.buffer) < self._length:
+        if self._length is None:
+            self._check_size(len(self.buffer))
+            return None
+        if len(self.buffer) < self._length:
             return None
         body = bytes(self.buffer[: self._length])
         del self.buffer[: self._length]
@@ -123,6 +173,10 @@ class ResponseReader:
             self.buffer.clear()
             return self._reply(body)
         raise ConnectionResetError("the server closed the connection before answering")
+
+    def _check_size(self, size: int) -> None:
+        if self.max_body is not None and size > self.max_body:
+            raise ResponseTooLarge(self.max_body)
 
     def _read_head(self) -> bool:
         """Parses the status line and headers once they are all in; skips 1xx replies."""
@@ -161,6 +215,9 @@ class ResponseReader:
                 self._length = int(self.headers["content-length"])
             except ValueError:
                 raise ProtocolError("bad Content-Length")
+            if self._length < 0:
+                raise ProtocolError("bad Content-Length")
+            self._check_size(self._length)
         elif self.status in (204, 304):
             self._length = 0
         else:
@@ -181,10 +238,12 @@ class ResponseReader:
                     return None
                 del self.buffer[:end]
                 return self._reply(b"".join(self._chunks))
+            self._check_size(self._chunk_bytes + size)
             if len(self.buffer) < line_end + 2 + size + 2:
                 return None
             start = line_end + 2
             self._chunks.append(bytes(self.buffer[start : start + size]))
+            self._chunk_bytes += size
             del self.buffer[: start + size + 2]
 
     def _trailers_end(self, start: int) -> int:
@@ -195,24 +254,19 @@ class ResponseReader:
         return end + 4 if end >= 0 else -1
 
     def _reply(self, body: bytes) -> Reply:
-        encoding = self.headers.get("content-encoding", "identity").lower()
-        if encoding in ("gzip", "x-gzip", "deflate"):
-            try:
-                body = zlib.decompress(body, 47)  # 47: a zlib or a gzip header
-            except zlib.error:
-                raise ProtocolError(f"bad {encoding} body")
-        elif encoding not in ("identity", ""):
-            raise ProtocolError(f"unsupported Content-Encoding {encoding!r}")
+        body = decode_body(body, self.headers.get("content-encoding", "identity"),
+                           self.max_body)
         return Reply(self.status, self.headers.get("retry-after"), body)
 
 
 class Connection(asyncio.Protocol):
     """One keep-alive connection: one request at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_body: int | None = None) -> None:
         self.transport: asyncio.Transport | None = None
         self.closed = False
-        self.reader = ResponseReader()
+        self.max_body = max_body
+        self.reader = ResponseReader(max_body)
         self._waiter: asyncio.Future[Reply] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -225,7 +279,7 @@ class Connection(asyncio.Protocol):
             return
         try:
             reply = self.reader.feed(data)
-        except ProtocolError as exc:
+        except (ProtocolError, ResponseTooLarge) as exc:
             self._waiter.set_exception(exc)
             self.close()
             return
@@ -253,7 +307,7 @@ class Connection(asyncio.Protocol):
     async def exchange(self, request: bytes) -> Reply:
         """Sends ``request``, waits for the whole reply."""
         assert self.transport is not None
-        self.reader = ResponseReader()
+        self.reader = ResponseReader(self.max_body)
         self._waiter = asyncio.get_running_loop().create_future()
         try:
             self.transport.write(request)
@@ -268,9 +322,11 @@ class AsyncioClient:
     Each try (connecting included) is abandoned after ``timeout_s``, its connection closed.
     A reused connection that the server closed before answering is retried once, at once, on
     a new one (servers close idle connections); any other failure is the caller's to retry.
+    A response over ``max_response_bytes`` fails the try (not retried).
     """
 
-    def __init__(self, url: str, headers: dict[str, str], timeout_s: float):
+    def __init__(self, url: str, headers: dict[str, str], timeout_s: float,
+                 max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise BuildError(f"cannot POST to {url!r}: expected an http(s):// URL")
@@ -285,6 +341,7 @@ class AsyncioClient:
         head = f"POST {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in fields.items())
         self._head = head.encode("latin-1") + b"Content-Length: "
         self._timeout_s = timeout_s
+        self._max_response_bytes = max_response_bytes
         self._idle: list[Connection] = []
 
     async def post(self, body: bytes) -> Reply:
@@ -301,6 +358,8 @@ class AsyncioClient:
                 return await self._exchange(await self._connect(), request)
         except TimeoutError:
             raise Failure("timeout", retry=True)
+        except ResponseTooLarge as exc:
+            raise Failure(str(exc), retry=False)
         except (OSError, ProtocolError) as exc:  # ssl.SSLError and socket.gaierror too
             raise Failure(f"connection error: {type(exc).__name__}", retry=True)
 
@@ -314,7 +373,7 @@ class AsyncioClient:
     async def _connect(self) -> Connection:
         loop = asyncio.get_running_loop()
         _, connection = await loop.create_connection(
-            Connection, self._host, self._port, ssl=self._ssl,
+            lambda: Connection(self._max_response_bytes), self._host, self._port, ssl=self._ssl,
             server_hostname=self._host if self._ssl else None,
         )
         return connection
@@ -341,7 +400,9 @@ class AsyncioClient:
 class HttpxClient:
     """``concurrency`` single-connection httpx clients: httpcore's shared pool costs
     O(connections × waiting requests) per request, which caps throughput at high
-    concurrency; all clients share one SSL context (loading it is slow)."""
+    concurrency; all clients share one SSL context (loading it is slow). Bodies are
+    streamed, counted and decoded here (gzip/deflate asked for), so that neither the raw
+    nor the decoded body can pass ``max_response_bytes``."""
 
     def __init__(
         self,
@@ -350,9 +411,14 @@ class HttpxClient:
         timeout_s: float,
         concurrency: int,
         transport: httpx.AsyncBaseTransport | None,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ):
         ssl_context = ssl.create_default_context()
         self._url = url
+        self._timeout_s = timeout_s
+        self._max_response_bytes = max_response_bytes
+        # only encodings decode_body reads (httpx would also ask for br/zstd when installed)
+        headers = {"Accept-Encoding": "gzip, deflate", **headers}
         self._clients = [
             httpx.AsyncClient(
                 headers=headers,
@@ -370,14 +436,39 @@ class HttpxClient:
     async def post(self, body: bytes) -> Reply:
         client = await self._idle.get()
         try:
-            response = await client.post(self._url, content=body)
-        except httpx.TimeoutException:
+            async with asyncio.timeout(self._timeout_s):  # the whole try, not each read
+                async with client.stream("POST", self._url, content=body) as response:
+                    raw = await self._read(response)
+        except (TimeoutError, httpx.TimeoutException):
             raise Failure("timeout", retry=True)
-        except httpx.TransportError as exc:
+        except ResponseTooLarge as exc:
+            raise Failure(str(exc), retry=False)
+        except (ProtocolError, httpx.TransportError) as exc:
             raise Failure(f"connection error: {type(exc).__name__}", retry=True)
         finally:
             self._idle.put_nowait(client)
-        return Reply(response.status_code, response.headers.get("retry-after"), response.content)
+        return Reply(response.status_code, response.headers.get("retry-after"), raw)
+
+    async def _read(self, response: httpx.Response) -> bytes:
+        """The body, decoded, read at most to the limit."""
+        limit = self._max_response_bytes
+        length = response.headers.get("content-length", "")
+        if limit is not None and length.isdigit() and int(length) > limit:
+            raise ResponseTooLarge(limit)
+        parts: list[bytes] = []
+        size = 0
+        try:
+            async for chunk in response.aiter_raw():
+                size += len(chunk)
+                if limit is not None and size > limit:
+                    raise ResponseTooLarge(limit)
+                parts.append(chunk)
+        except httpx.StreamConsumed:  # a body given whole (a mock transport), decoded
+            if limit is not None and len(response.content) > limit:
+                raise ResponseTooLarge(limit) from None
+            return response.content
+        return decode_body(b"".join(parts),
+                           response.headers.get("content-encoding", "identity"), limit)
 
     async def aclose(self) -> None:
         for client in self._clients:

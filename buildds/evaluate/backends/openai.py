@@ -2,13 +2,20 @@
 
 * the API key comes from an environment variable (``$OPENAI_API_KEY`` unless
   ``api_key_env`` names another); it is sent as a Bearer header and nowhere else — not in
-  logs, :meth:`OpenAIBackend.settings`, error texts or cache keys;
+  logs, :meth:`OpenAIBackend.settings`, error texts or cache keys; a server that echoes it
+  back (in an error or in an answer) finds it replaced by ``***`` in every result
+  (:mod:`buildds.evaluate.redact`);
 * at most ``concurrency`` requests in flight (default 32);
 * optional requests-per-minute and tokens-per-minute limits (token buckets; a request's
   tokens are estimated as prompt characters / 2 + ``max_tokens``);
 * retries with exponential backoff and jitter on 429, 500, 502, 503, 504, connection
   errors and timeouts, honouring ``Retry-After`` (seconds or an HTTP date) on 429/503, up
-  to ``max_attempts`` tries (default 6); each try is abandoned after ``timeout_s``;
+  to ``max_attempts`` tries (default 6); each try as a whole (connecting, sending, reading)
+  is abandoned after ``timeout_s`` (default 120 s); a ``Retry-After`` longer than
+  ``max_retry_after_s`` (default 60 s) is not waited for: the sample fails at once with an
+  error saying so (waiting the cap instead would only be refused again);
+* at most ``max_response_bytes`` (default 16 MiB) read of one response, raw or decoded; a
+  longer one is a per-sample error naming ``--max-response-bytes``;
 * every failure ends up in ``ChatResult.error`` — a run never stops for one sample;
 * ``send_files=True`` (``buildds eval --send-files``) also sends a request's original files
   (``ChatRequest.attachments``), see below. Off by default: most OpenAI-compatible servers
@@ -68,20 +75,24 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from buildds.errors import BuildError
+from buildds.errors import BuildError, ExtractError
 from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.backends.http_transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     AsyncioClient,
     Failure,
     HttpClient,
     HttpxClient,
     env_proxy,
 )
+from buildds.evaluate.redact import Redactor
 from buildds.httputil import parse_retry_after
+from buildds.safeio import open_regular
 from buildds.schema.evaluation import Attachment, ChatRequest, ChatResult
 
 __all__ = [
-    "DEFAULT_BASE_URL", "DEFAULT_MAX_FILE_BYTES", "FILE_MEDIA_TYPES", "IMAGE_MEDIA_TYPES",
+    "DEFAULT_BASE_URL", "DEFAULT_MAX_ATTEMPTS", "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_MAX_RETRY_AFTER_S", "DEFAULT_TIMEOUT_S", "FILE_MEDIA_TYPES", "IMAGE_MEDIA_TYPES",
     "FileError", "HttpClientName", "OpenAIBackend", "TokenBucket", "file_parts", "parse_retry_after",
 ]
 
@@ -90,8 +101,12 @@ log = logging.getLogger(__name__)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
-#: never wait longer than this for one Retry-After
-MAX_RETRY_AFTER_S = 300.0
+#: a Retry-After longer than this fails the sample instead (``--max-retry-after``)
+DEFAULT_MAX_RETRY_AFTER_S = 60.0
+#: seconds one try may take, connecting and reading included (``--timeout``)
+DEFAULT_TIMEOUT_S = 120.0
+#: tries per request (``--max-attempts``)
+DEFAULT_MAX_ATTEMPTS = 6
 HttpClientName = Literal["asyncio", "httpx"]
 #: attachments sent as ``{"type": "file"}`` parts (Chat Completions: PDF only)
 FILE_MEDIA_TYPES = frozenset({"application/pdf"})
@@ -115,12 +130,14 @@ def _read_attachment(attachment: Attachment, budget: int) -> bytes:
     if not attachment.path:
         raise FileError(f"{where}: no path to read it from")
     try:
-        with open(attachment.path, "rb") as fh:
+        with open_regular(attachment.path) as fh:  # no FIFO, device or vanished file
             size = os.fstat(fh.fileno()).st_size
             if size > budget:
                 raise FileError(f"{where}: {size} bytes, over what is left of the "
                                 f"per-request file limit ({budget} bytes; max_file_bytes)")
             data = fh.read(budget + 1)
+    except ExtractError as exc:
+        raise FileError(f"{where}: cannot read the file ({exc.message})") from exc
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise FileError(f"{where}: cannot read the file ({reason})") from exc
@@ -234,8 +251,10 @@ class OpenAIBackend(BackendBase):
         rpm: float | None = None,
         tpm: float | None = None,
         rate_window_s: float = 60.0,
-        max_attempts: int = 6,
-        timeout_s: float = 120.0,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_retry_after_s: float = DEFAULT_MAX_RETRY_AFTER_S,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         backoff_base_s: float = 1.0,
         backoff_max_s: float = 60.0,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -247,6 +266,9 @@ class OpenAIBackend(BackendBase):
             raise BuildError("concurrency and max_attempts must be at least 1")
         if max_file_bytes < 1:
             raise BuildError(f"max_file_bytes must be positive, got {max_file_bytes}")
+        if timeout_s <= 0 or max_retry_after_s < 0 or max_response_bytes < 1:
+            raise BuildError("timeout_s and max_response_bytes must be positive, "
+                             "max_retry_after_s at least 0")
         if http_client not in (None, "asyncio", "httpx"):
             raise BuildError(f"http_client must be 'asyncio' or 'httpx', got {http_client!r}")
         if transport is not None and http_client == "asyncio":
@@ -258,6 +280,7 @@ class OpenAIBackend(BackendBase):
             raise BuildError(f"backend {self.name}: the base URL must start with http(s)://")
         self.api_key_env = api_key_env
         self._api_key = os.environ.get(api_key_env) or None
+        self._redactor = Redactor([self._api_key])
         if self._api_key and any(c in self._api_key for c in "\r\n\0"):
             raise BuildError(f"backend {self.name}: ${api_key_env} contains a line break")
         if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
@@ -271,6 +294,8 @@ class OpenAIBackend(BackendBase):
         self.rate_window_s = rate_window_s
         self.max_attempts = max_attempts
         self.timeout_s = timeout_s
+        self.max_retry_after_s = max_retry_after_s
+        self.max_response_bytes = max_response_bytes
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         self.send_files = bool(send_files)
@@ -300,6 +325,8 @@ class OpenAIBackend(BackendBase):
             "tpm": self.tpm,
             "max_attempts": self.max_attempts,
             "timeout_s": self.timeout_s,
+            "max_retry_after_s": self.max_retry_after_s,
+            "max_response_bytes": self.max_response_bytes,
             **files,
         }
 
@@ -315,10 +342,13 @@ class OpenAIBackend(BackendBase):
     def __repr__(self) -> str:
         return f"OpenAIBackend(model={self.model!r}, base_url={self.base_url!r})"
 
+    @property
+    def redactor(self) -> Redactor:
+        """Replaces this backend's API key in a text (see :mod:`buildds.evaluate.redact`)."""
+        return self._redactor
+
     def _redact(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return text
+        return self._redactor.text(text)
 
     # -- per-loop state ------------------------------------------------------------------
 
@@ -338,8 +368,9 @@ class OpenAIBackend(BackendBase):
             headers["Authorization"] = f"Bearer {self._api_key}"
         url = f"{self.base_url}/chat/completions"
         if self.http_client == "httpx":
-            return HttpxClient(url, headers, self.timeout_s, self.concurrency, self._transport)
-        return AsyncioClient(url, headers, self.timeout_s)
+            return HttpxClient(url, headers, self.timeout_s, self.concurrency, self._transport,
+                               self.max_response_bytes)
+        return AsyncioClient(url, headers, self.timeout_s, self.max_response_bytes)
 
     async def aclose(self) -> None:
         state, self._state = self._state, None
@@ -428,14 +459,14 @@ class OpenAIBackend(BackendBase):
                 retry_after = parse_retry_after(reply.retry_after)
             reason = "rate limited" if status == 429 else f"http {status}"
             if status not in RETRY_STATUSES:
-                reason += f": {_snippet(reply.body)}"
+                reason += f": {self._snippet(reply.body)}"
             raise Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after)
         try:
             data = json.loads(reply.body)
             text = data["choices"][0]["message"].get("content")
             usage = {k: v for k, v in (data.get("usage") or {}).items() if isinstance(v, int)}
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-            raise Failure(f"bad response: {_snippet(reply.body)}", retry=False)
+            raise Failure(f"bad response: {self._snippet(reply.body)}", retry=False)
         if text is None:
             return _Answer(None, "no content in response", usage)
         return _Answer(text, None, usage)
@@ -443,10 +474,23 @@ class OpenAIBackend(BackendBase):
     def _retry_wait(self, failure: Failure, attempt: int) -> float:
         """Seconds before the next try: the server's Retry-After, else backoff."""
         if failure.retry_after is not None:
-            return min(MAX_RETRY_AFTER_S, failure.retry_after) + self._rng.uniform(0, 0.1)
+            return failure.retry_after + self._rng.uniform(0, 0.1)
         return self._backoff(attempt)
 
+    def _too_long_to_wait(self, failure: Failure) -> Failure | None:
+        """A final failure when the server asks to wait longer than ``max_retry_after_s``."""
+        if failure.retry_after is None or failure.retry_after <= self.max_retry_after_s:
+            return None
+        return Failure(f"{failure.reason}: the server asked to retry after "
+                       f"{failure.retry_after:g} s, longer than the limit of "
+                       f"{self.max_retry_after_s:g} s (raise it with --max-retry-after); "
+                       "not retried", retry=False)
+
     async def complete(self, request: ChatRequest) -> ChatResult:
+        """One request, retried as the module doc says; the result holds no API key."""
+        return self._redactor.result(await self._complete(request))
+
+    async def _complete(self, request: ChatRequest) -> ChatResult:
         state = self._loop_state()
         started = time.monotonic()
         failure: Failure | None = None
@@ -466,10 +510,13 @@ class OpenAIBackend(BackendBase):
                     failure = exc
                     if not exc.retry or attempt == self.max_attempts:
                         break
+                    if (final := self._too_long_to_wait(exc)) is not None:
+                        failure = final
+                        break
                     wait = self._retry_wait(exc, attempt)
                     log.debug(
                         "%s: %s, attempt %d/%d, retrying in %.2fs",
-                        self.name, exc.reason, attempt, self.max_attempts, wait,
+                        self.name, self._redact(exc.reason), attempt, self.max_attempts, wait,
                     )
                     await asyncio.sleep(wait)
                     continue
@@ -491,7 +538,7 @@ class OpenAIBackend(BackendBase):
             latency_s=time.monotonic() - started,
         )
 
-
-def _snippet(body: bytes) -> str:
-    """The start of a response body, for an error message."""
-    return body[:800].decode("utf-8", "replace")[:200]
+    def _snippet(self, body: bytes) -> str:
+        """The start of a response body, for an error message (redacted before it is cut, so
+        that no part of a key survives the cut)."""
+        return self._redact(body[:4096].decode("utf-8", "replace"))[:200]

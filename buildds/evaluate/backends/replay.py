@@ -2,16 +2,21 @@
 runner's ``samples.jsonl`` has both fields), looked up by ``request.sample_id``.
 
 Re-scoring a run with a new parser or scorer needs no model: ``--backend replay:samples.jsonl``.
+
+The file is user input: it must be a regular file (no FIFO or device), each line strict JSON
+(:func:`buildds.safeio.loads_strict`: bounded depth and number size, no NaN).
 """
 
 from __future__ import annotations
 
-import json
+import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError, ExtractError
 from buildds.evaluate.backends.base import BackendBase
+from buildds.safeio import loads_strict, open_regular
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
 __all__ = ["NO_SAVED_OUTPUT", "ReplayBackend"]
@@ -26,21 +31,28 @@ class ReplayBackend(BackendBase):
         self.path = Path(path)
         self.name = f"replay:{self.path.name}"
         self.concurrency = concurrency
-        if not self.path.is_file():
+        if not self.path.exists():
             raise ExtractError("replay file not found", source=str(self.path))
         self.outputs: dict[str, str | None] = {}
-        with self.path.open(encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                    self.outputs[str(row["id"])] = row.get("raw_output")
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise BuildError(
-                        f"line {lineno}: expected a JSON object with 'id' and 'raw_output' ({exc})",
-                        source=str(self.path),
-                    )
+        with io.TextIOWrapper(open_regular(self.path), encoding="utf-8") as fh:
+            try:
+                self._read(fh)
+            except UnicodeDecodeError as exc:
+                raise BuildError(f"not UTF-8 text ({exc.reason} at byte {exc.start} of a "
+                                 "line)", source=str(self.path)) from None
+
+    def _read(self, lines: Iterable[str]) -> None:
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = loads_strict(line)
+                self.outputs[str(row["id"])] = row.get("raw_output")
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise BuildError(
+                    f"line {lineno}: expected a JSON object with 'id' and 'raw_output' ({exc})",
+                    source=str(self.path),
+                )
 
     def settings(self) -> dict[str, Any]:
         return {"backend": "replay", "file": str(self.path), "outputs": len(self.outputs)}

@@ -38,7 +38,6 @@ reasoning process + anomalous judgment", which the seed calls "the most realisti
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +57,7 @@ from buildds.evaluate.tasks.export_io import (
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.pipeline import sha256_file
+from buildds.safeio import loads_strict
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 from buildds.transform.arbench import SETTINGS, TASKS
 
@@ -207,7 +207,7 @@ def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dic
 def _gold_json(row: Mapping[str, Any]) -> dict[str, Any]:
     raw = row.get("gold_correction") or "{}"
     try:
-        gold = json.loads(raw) if isinstance(raw, str) else dict(raw)
+        gold = loads_strict(raw) if isinstance(raw, str) else dict(raw)
     except ValueError:
         return {}
     return gold if isinstance(gold, dict) else {}

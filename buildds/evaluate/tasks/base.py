@@ -5,6 +5,7 @@ A task turns an export into requests and the backends' answers into scores::
     data = task.load(path)                                  # .fingerprint, .items_by_id,
                                                             # .fewshot_ids
     items, requests = task.build_requests(data, shots, limit)
+    # an item with task.item_error(item) is not sent; its result is that error
     records = [task.sample_record(item, rq, result) ...]    # one SampleRecord per request
     # judged tasks only (task.judged): every judge answers the task's judge requests
     jrequests = task.judge_requests(items, records)
@@ -89,6 +90,11 @@ class TaskBase:
         if shots not in self.shots:
             raise BuildError(f"task {self.name} is evaluated with "
                              f"{' or '.join(map(str, self.shots))} demonstrations; got {shots}")
+
+    def item_error(self, item: Mapping[str, Any]) -> str | None:
+        """Why ``item`` cannot be asked (its inputs were refused), else ``None``. The runner
+        sends its requests to no backend; their result is this error."""
+        return None
 
     def training_items(self, data: Any) -> list[dict[str, Any]]:
         """What a baseline may learn from besides the cross-fit folds."""

@@ -7,12 +7,12 @@ that cannot be read (:class:`~buildds.errors.ExportError` naming it)."""
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
 
 from buildds.errors import ExportError, MissingDependency
+from buildds.safeio import loads_strict
 
 __all__ = ["load_saved", "plain_records", "read_parquet_frame", "read_parquet_rows",
            "state_fingerprint"]
@@ -64,7 +64,7 @@ def load_saved(folder: Path) -> Any:
 def state_fingerprint(split_dir: Path) -> str | None:
     """The ``_fingerprint`` a saved split's ``state.json`` records (None when absent)."""
     try:
-        return str(json.loads((split_dir / "state.json").read_text(encoding="utf-8"))
+        return str(loads_strict((split_dir / "state.json").read_text(encoding="utf-8"))
                    ["_fingerprint"])
     except (OSError, KeyError, ValueError):
         return None

@@ -20,7 +20,6 @@ Rows are plain dicts in the export's (id) order; nothing here depends on the tas
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any, Literal
 from buildds.errors import ExportError
 from buildds.evaluate.tasks.export_io import load_saved, state_fingerprint
 from buildds.pipeline import sha256_file
+from buildds.safeio import loads_strict
 
 __all__ = ["DEV_SPLIT", "EVAL_SPLIT", "RikaiData", "load_rikai_data"]
 
@@ -84,7 +84,7 @@ def _parquet_rows(path: Path) -> tuple[list[dict[str, Any]], list[str] | None]:
     names = None
     if meta:
         try:
-            names = _label_names_from_features(json.loads(meta)["info"]["features"])
+            names = _label_names_from_features(loads_strict(meta)["info"]["features"])
         except (ValueError, KeyError, TypeError):
             names = None
     return table.to_pylist(), names

@@ -31,6 +31,7 @@ from buildds.evaluate.tasks.highbar.taskset import (
     load_taskset,
 )
 from buildds.pipeline import canonical_json, sha256_bytes
+from buildds.safeio import loads_strict
 from buildds.schema.evaluation import (
     Attachment,
     ChatMessage,
@@ -191,7 +192,7 @@ def merge_escalations(paths: Iterable[Path]) -> str:
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
-                entry = json.loads(line)
+                entry = loads_strict(line)
                 merged.setdefault(str(entry["escalation_id"]), entry)
     return _jsonl([merged[k] for k in sorted(merged)])
 
@@ -260,8 +261,17 @@ class HighBarTask(TaskBase):
     judged = True
     min_judges = 2
 
+    def __init__(self, *, max_document_bytes: int | None = None):
+        #: bytes of one task-set file, at most (``--max-document-bytes``; None: the default)
+        self.max_document_bytes = max_document_bytes
+
     def load(self, path: str | Path) -> TaskSet:
-        return load_taskset(path)
+        return load_taskset(path, max_document_bytes=self.max_document_bytes)
+
+    def item_error(self, item: Mapping[str, Any]) -> str | None:
+        """A task whose documents were refused is not asked (see :mod:`.taskset`)."""
+        spec: HighBarTaskSpec = item["spec"]
+        return spec.error
 
     def build_requests(self, data: TaskSet, shots: int, limit: int | None = None
                        ) -> tuple[list[dict[str, Any]], list[ChatRequest]]:

@@ -44,11 +44,21 @@ request as :class:`~buildds.schema.evaluation.Attachment`.
 
 Every problem raises :class:`BuildError` naming the file: bad YAML, a field of the wrong
 type, an unknown criterion kind, a duplicate id, a missing or unreadable document.
+
+Every file is read only when it is a regular file inside its folder (the task set's files
+inside the task set, a task's files inside its task folder; symlinks are resolved and refused
+when they lead out; FIFOs, devices and sockets are refused) and at most
+``max_document_bytes`` long (default 64 MiB, ``--max-document-bytes``). A refused
+*document* fails only its task: the task is kept with :attr:`HighBarTaskSpec.error` set and
+no documents, its attempts are sent to no backend (their result is that error, naming the
+file) and the other tasks go on. A refused YAML or instructions file stops the load.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -59,8 +69,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from buildds.errors import BuildError
+from buildds.errors import BuildError, ExtractError
 from buildds.pipeline import canonical_json
+from buildds.safeio import LIMITS, check_regular_file, read_bytes_limited
 
 __all__ = [
     "CRITERION_KINDS",
@@ -88,6 +99,11 @@ NATIVE_SUFFIXES = {
     ".tif": "image/tiff", ".tiff": "image/tiff",
 }
 RESERVED_FILES = ("taskset.yaml", "form_rubrics.yaml", "reviews.yaml")
+#: bytes of one file of a task set, at most (``--max-document-bytes``)
+DEFAULT_MAX_DOCUMENT_BYTES = LIMITS["document_bytes"].default
+_LIMIT_OPTION = LIMITS["document_bytes"].option
+
+log = logging.getLogger(__name__)
 
 
 class _Strict(BaseModel):
@@ -245,6 +261,8 @@ class HighBarTaskSpec:
     area: str | None = None
     max_tokens: int = 4096
     answer_key: str | None = None
+    #: why the task cannot be asked (a refused document, named); it then has no documents
+    error: str | None = None
 
     def criterion(self, cid: str) -> Criterion:
         for c in self.criteria:
@@ -276,13 +294,29 @@ class TaskSet:
 
 
 # --------------------------------------------------------------------------- reading
-def _read_yaml(path: Path) -> Any:
+def _read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file inside ``root`` (:class:`ExtractError` otherwise)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return read_bytes_limited(path, max_bytes=max_bytes, root=root, option=_LIMIT_OPTION)
     except OSError as exc:
-        raise BuildError(f"cannot read ({exc.strerror or exc})", source=str(path)) from exc
+        raise ExtractError(f"cannot read ({exc.strerror or exc})", source=str(path)) from exc
+
+
+def _read_utf8(path: Path, root: Path, max_bytes: int) -> str:
+    try:
+        return _read_bytes(path, root, max_bytes).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BuildError("not UTF-8 text", source=str(path)) from exc
+
+
+def _exists(path: Path) -> bool:
+    """Whether there is anything at ``path`` (a dangling link or a FIFO too: those are
+    refused by name rather than taken for missing)."""
+    return os.path.lexists(path)
+
+
+def _read_yaml(path: Path, root: Path, max_bytes: int) -> Any:
+    text = _read_utf8(path, root, max_bytes)
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -301,13 +335,15 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _parse(model: type[BaseModel], path: Path, default: Any = None) -> Any:
-    """``model`` validated from the YAML file at ``path`` (``default`` when absent)."""
-    if not path.is_file():
+def _parse(model: type[BaseModel], path: Path, default: Any = None, *,
+           max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> Any:
+    """``model`` validated from the YAML file at ``path`` (``default`` when absent), a
+    regular file inside ``path``'s folder."""
+    if not _exists(path):
         if default is not None:
             return default
         raise BuildError("missing file", source=str(path))
-    data = _read_yaml(path)
+    data = _read_yaml(path, path.parent, max_bytes)
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
@@ -325,17 +361,18 @@ def default_rubrics() -> FormRubrics:
     return FormRubrics.model_validate(yaml.safe_load(text))
 
 
-def _document_text(path: Path) -> tuple[str, str]:
-    """(format, normalised text) of a source document."""
+def _document_text(path: Path, real: Path, data: bytes) -> tuple[str, str]:
+    """(format, normalised text) of a source document: ``data`` are its bytes, ``real`` its
+    resolved path (checked to be a regular file inside its task folder)."""
     suffix = path.suffix.lower()
     if suffix in TEXT_SUFFIXES:
         try:
-            return suffix.lstrip("."), path.read_text(encoding="utf-8").strip()
+            return suffix.lstrip("."), data.decode("utf-8").strip()
         except UnicodeDecodeError as exc:
             raise BuildError("not UTF-8 text", source=str(path)) from exc
     from buildds.extract.contracts import read_document
 
-    doc = read_document(path, source_path=str(path))
+    doc = read_document(real, source_path=str(path))
     lines = [(b.redline or b.text).strip() for b in doc.blocks if b.part == "body"]
     lines = [ln for ln in lines if ln]
     for c in doc.comments:
@@ -344,20 +381,31 @@ def _document_text(path: Path) -> tuple[str, str]:
     return doc.format, "\n".join(lines)
 
 
-def _load_document(path: Path, name: str) -> Document:
+class DocumentRefused(Exception):
+    """A document that is not a regular file inside its task folder, or is too large."""
+
+
+def _load_document(path: Path, name: str, root: Path, max_bytes: int) -> Document:
+    """One document of the task folder ``root``; :class:`DocumentRefused` when safeio
+    refuses it (then nothing of it has been read)."""
     suffix = path.suffix.lower()
     media = TEXT_SUFFIXES.get(suffix) or NATIVE_SUFFIXES.get(suffix)
     if media is None:
         known = ", ".join(sorted({*TEXT_SUFFIXES, *NATIVE_SUFFIXES}))
         raise BuildError(f"unsupported document type {suffix or '(none)'!r} (supported: "
                          f"{known})", source=str(path))
-    if not path.is_file():
+    if not _exists(path):
         raise BuildError("missing document (listed in task.yaml)", source=str(path))
-    fmt, text = _document_text(path)
+    try:
+        real = check_regular_file(path, root=root)
+        data = _read_bytes(real, root, max_bytes)
+    except ExtractError as exc:
+        raise DocumentRefused(str(exc)) from exc
+    fmt, text = _document_text(path, real, data)
     if not text:
         raise BuildError("the document has no text", source=str(path))
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    return Document(name=name, path=path, sha256=sha, media_type=media, format=fmt, text=text)
+    sha = hashlib.sha256(data).hexdigest()
+    return Document(name=name, path=real, sha256=sha, media_type=media, format=fmt, text=text)
 
 
 def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
@@ -365,8 +413,9 @@ def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
     if meta.documents is not None:
         names = list(meta.documents)
     elif docs.is_dir():
+        # everything but folders: a FIFO or a dangling link is listed, and refused by name
         names = sorted(p.name for p in docs.iterdir()
-                       if p.is_file() and not p.name.startswith(".") and p.suffix != ".py")
+                       if not p.is_dir() and not p.name.startswith(".") and p.suffix != ".py")
     else:
         names = []
     if not names:
@@ -379,33 +428,44 @@ def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
     return names
 
 
-def _read_text_file(path: Path, *, required: bool) -> str | None:
-    if not path.is_file():
+def _read_text_file(path: Path, *, required: bool,
+                    max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> str | None:
+    if not _exists(path):
         if required:
             raise BuildError("missing file", source=str(path))
         return None
-    text = path.read_text(encoding="utf-8").strip()
+    text = _read_utf8(path, path.parent, max_bytes).strip()
     if required and not text:
         raise BuildError("empty file", source=str(path))
     return text or None
 
 
-def load_task(folder: Path) -> HighBarTaskSpec:
+def load_task(folder: Path, *, max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
+              ) -> HighBarTaskSpec:
     """One task folder (see the module doc)."""
     if not re.match(ID_PATTERN, folder.name):
         raise BuildError("a task folder name must be letters, digits, '.', '_' or '-'",
                          source=str(folder))
+    limit = max_document_bytes
     task_yaml = folder / "task.yaml"
-    meta: TaskMeta = _parse(TaskMeta, task_yaml)
-    criteria: CriteriaFile = _parse(CriteriaFile, folder / "criteria.yaml")
-    instructions = _read_text_file(folder / "instructions.md", required=True) or ""
-    documents = tuple(_load_document(folder / "documents" / n, n)
-                      for n in _document_names(folder, meta, task_yaml))
+    meta: TaskMeta = _parse(TaskMeta, task_yaml, max_bytes=limit)
+    criteria: CriteriaFile = _parse(CriteriaFile, folder / "criteria.yaml", max_bytes=limit)
+    instructions = _read_text_file(folder / "instructions.md", required=True,
+                                   max_bytes=limit) or ""
+    error = None
+    try:
+        documents = tuple(_load_document(folder / "documents" / n, n, folder, limit)
+                          for n in _document_names(folder, meta, task_yaml))
+    except DocumentRefused as exc:
+        documents = ()
+        error = f"task {folder.name}: document refused, the task is not asked: {exc}"
+        log.warning("%s", error)
     return HighBarTaskSpec(
         id=folder.name, title=meta.title, instructions=instructions,
         criteria=tuple(criteria.criteria), documents=documents,
         jurisdiction=meta.jurisdiction, area=meta.area, max_tokens=meta.max_tokens,
-        answer_key=_read_text_file(folder / "answer_key.md", required=False))
+        answer_key=_read_text_file(folder / "answer_key.md", required=False, max_bytes=limit),
+        error=error)
 
 
 def _task_folders(root: Path) -> list[Path]:
@@ -443,35 +503,41 @@ def _check_reviews(reviews: ReviewsFile, tasks: list[HighBarTaskSpec], rubrics: 
 
 
 def _fingerprint(root: Path, tasks: list[HighBarTaskSpec], rubrics: FormRubrics,
-                 reviews_path: Path) -> dict[str, Any]:
+                 reviews_path: Path, max_bytes: int) -> dict[str, Any]:
     payload = {
         "tasks": [{"id": t.id, "title": t.title, "instructions": t.instructions,
                    "criteria": [c.model_dump() for c in t.criteria],
                    "documents": [[d.name, d.sha256] for d in t.documents],
-                   "max_tokens": t.max_tokens, "answer_key": t.answer_key} for t in tasks],
+                   "max_tokens": t.max_tokens, "answer_key": t.answer_key,
+                   **({"error": t.error} if t.error else {})} for t in tasks],
         "rubrics": rubrics.model_dump(),
     }
     digest = hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
     fp: dict[str, Any] = {"kind": "highbar", "test_sha256": digest, "tasks": len(tasks)}
-    if reviews_path.is_file():
-        fp["reviews_sha256"] = hashlib.sha256(reviews_path.read_bytes()).hexdigest()
+    if _exists(reviews_path):
+        data = _read_bytes(reviews_path, root, max_bytes)
+        fp["reviews_sha256"] = hashlib.sha256(data).hexdigest()
     return fp
 
 
-def load_taskset(path: str | Path) -> TaskSet:
-    """Load and validate the task set at ``path`` (see the module doc)."""
+def load_taskset(path: str | Path, *, max_document_bytes: int | None = None) -> TaskSet:
+    """Load and validate the task set at ``path`` (see the module doc); every file is read
+    at most ``max_document_bytes`` long (default :data:`DEFAULT_MAX_DOCUMENT_BYTES`)."""
     root = Path(path)
+    limit = max_document_bytes or DEFAULT_MAX_DOCUMENT_BYTES
     if not root.is_dir():
         raise BuildError("a High Bar task set is a folder of task folders", source=str(root))
-    meta: TaskSetMeta = _parse(TaskSetMeta, root / "taskset.yaml", default=TaskSetMeta())
+    meta: TaskSetMeta = _parse(TaskSetMeta, root / "taskset.yaml", default=TaskSetMeta(),
+                               max_bytes=limit)
     rubrics: FormRubrics = _parse(FormRubrics, root / "form_rubrics.yaml",
-                                  default=default_rubrics())
-    tasks = [load_task(f) for f in _task_folders(root)]
+                                  default=default_rubrics(), max_bytes=limit)
+    tasks = [load_task(f, max_document_bytes=limit) for f in _task_folders(root)]
     if not tasks:
         raise BuildError("no task folders (a task folder holds task.yaml, instructions.md, "
                          "criteria.yaml and documents/)", source=str(root))
     reviews_path = root / "reviews.yaml"
-    reviews_file: ReviewsFile = _parse(ReviewsFile, reviews_path, default=ReviewsFile())
+    reviews_file: ReviewsFile = _parse(ReviewsFile, reviews_path, default=ReviewsFile(),
+                                       max_bytes=limit)
     reviews = _check_reviews(reviews_file, tasks, rubrics, reviews_path)
     return TaskSet(root=root, tasks=tasks, rubrics=rubrics, meta=meta, reviews=reviews,
-                   fingerprint=_fingerprint(root, tasks, rubrics, reviews_path))
+                   fingerprint=_fingerprint(root, tasks, rubrics, reviews_path, limit))
