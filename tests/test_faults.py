@@ -330,3 +330,27 @@ def test_every_output_follows_the_umask(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     modes = {(p.is_dir(), p.stat().st_mode & 0o777) for p in out.rglob("*")}
     assert modes == {(False, 0o640), (True, 0o750)}
+
+
+def test_a_read_only_file_system_keeps_the_last_export(small_disk: Path) -> None:
+    """A real read-only --out (remounted read-only: refused even to root)."""
+    out = small_disk / "out"
+
+    def build(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "buildds", *jbe_args(out, *extra)],
+                              capture_output=True, text=True, check=False,
+                              cwd=Path(__file__).resolve().parents[1])
+
+    assert build().returncode == 0
+    before = snapshot(out)
+    remount = subprocess.run(["mount", "-o", "remount,ro", str(small_disk)],
+                             capture_output=True, check=False)
+    if remount.returncode != 0:
+        pytest.skip("cannot remount read-only here")
+    result = build("--seed", "1")
+    subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=False)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(f"Error: {out}")
+    assert result.stderr.rstrip().endswith("Read-only file system")
+    assert "Traceback" not in result.stderr
+    assert snapshot(out) == before
