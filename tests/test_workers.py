@@ -11,6 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from buildds.workers import WorkerPool, stop_pool
 from tests.procs import descendants, needs_proc, wait_gone
 
@@ -73,12 +75,16 @@ def test_a_terminated_worker_takes_its_programs_with_it() -> None:
     assert wait_gone(family, 5) == []
 
 
-def test_workers_exit_when_their_parent_is_killed() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+@pytest.mark.parametrize("death_signal", [True, False], ids=["pdeathsig", "watchdog"])
+def test_workers_exit_when_their_parent_is_killed(death_signal: bool) -> None:
+    """With Linux's parent-death signal, and with the fallback that polls getppid()."""
+    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import time
-        from buildds.workers import WorkerPool
+        from buildds import workers
         from tests.test_workers import _nap, _run_sleep
-        pool = WorkerPool(2)
+        if not {death_signal}:
+            workers._die_with_parent = lambda: False  # as where prctl does not exist
+        pool = workers.WorkerPool(2)
         futures = [pool.submit(_run_sleep, 60), pool.submit(_nap, 60)]
         print("ready", flush=True)
         time.sleep(60)
