@@ -97,6 +97,23 @@ def test_workers_exit_when_the_build_is_killed(scanned: Path, tmp_path: Path) ->
     proc.communicate(timeout=10)  # every writer of its pipes is gone: no hang
 
 
+def test_ctrl_c_while_contracts_are_read_by_ocr(scanned: Path, tmp_path: Path) -> None:
+    """The OCR pool of ``buildds contracts`` (in the main process, no stage-1 workers)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "buildds", "contracts", str(scanned / "2025" / "kenpo-mondai.pdf"),
+         "--out", str(tmp_path / "out"), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        cwd=Path(__file__).resolve().parents[2])
+    family = wait_for_family(proc, at_least=2)
+    time.sleep(0.5)
+    family.update(descendants(proc.pid))
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130, stderr
+    assert stderr == "interrupted\n"
+    assert wait_gone(family, 5) == []
+
+
 def _tree(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
             if p.is_file() and ".cache" not in p.relative_to(out).parts}
