@@ -53,11 +53,9 @@ Limits of a run:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import platform
 import re
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +63,7 @@ from typing import Any
 
 from buildds import __version__
 from buildds.errors import BuildError
+from buildds.evaluate.answering import DEADLINE_ERROR, Deadline, answer, progress_bar
 from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.redact import Redactor
 from buildds.evaluate.tasks import get_task
@@ -74,9 +73,6 @@ from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
 __all__ = ["DEADLINE_ERROR", "EvalReport", "ModelRun", "model_slug", "run_eval"]
 
-#: the error of a request abandoned at the run's deadline (``{seconds}``)
-DEADLINE_ERROR = ("abandoned: the run reached its deadline of {seconds:g} s (--deadline); "
-                  "a re-run sends only what is not answered yet")
 #: options each backend kind accepts (others are dropped for it)
 _OPTIONS_BY_KIND = {
     "openai": ("base_url", "api_key_env", "concurrency", "rpm", "tpm", "send_files",
@@ -287,53 +283,6 @@ def _fitless(backend: Any, label_field: str | None) -> Any:
     return backend
 
 
-class _Deadline:
-    """The run's wall-clock bound: how long is left, and the results it abandons."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.at = time.monotonic() + seconds
-        self.abandoned = 0
-
-    def remaining(self) -> float:
-        return self.at - time.monotonic()
-
-    def abandon(self) -> ChatResult:
-        self.abandoned += 1
-        return ChatResult(text=None, error=DEADLINE_ERROR.format(seconds=self.seconds),
-                          attempts=0)
-
-
-async def _run_backend(backend: Any, requests: Sequence[ChatRequest],
-                       advance: Callable[[], None] | None,
-                       deadline: _Deadline | None = None) -> list[ChatResult]:
-    """The backend's results in request order; at the ``deadline`` the requests still out
-    are cancelled and those not answered get the deadline's error."""
-    arrived: dict[int, ChatResult] = {}
-
-    def on_result(i: int, result: ChatResult) -> None:
-        arrived[i] = result
-        if advance is not None:
-            advance()
-
-    left = deadline.remaining() if deadline is not None else None
-    if deadline is not None and left is not None and left <= 0:
-        return [deadline.abandon() for _ in requests]
-    timer = asyncio.timeout(left)
-    try:
-        async with timer:
-            results = await backend.complete_many(requests, on_result=on_result)
-    except TimeoutError:
-        if deadline is None or not timer.expired():
-            raise
-        return [arrived[i] if i in arrived else deadline.abandon()
-                for i in range(len(requests))]
-    if len(results) != len(requests):
-        raise BuildError(f"backend {backend.name}: {len(results)} results for "
-                         f"{len(requests)} requests")
-    return list(results)
-
-
 # --------------------------------------------------------------------------- manifest
 def _package_versions() -> dict[str, str | None]:
     from importlib import metadata
@@ -376,43 +325,6 @@ def _collect(out: Path, task: str, dataset_key: str, limit: int | None) -> list[
 
 
 # --------------------------------------------------------------------------- run
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return None
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeRemainingColumn(), transient=False)
-    progress.start()
-    return progress
-
-
-def _answer(backend: Any, requests: Sequence[ChatRequest], progress: Any, label: str,
-            deadline: _Deadline | None = None,
-            refused: Sequence[str | None] | None = None) -> list[ChatResult]:
-    """The backend's results; a request whose ``refused`` entry is set is not sent (its
-    result is that error)."""
-    send = [i for i in range(len(requests)) if not (refused and refused[i])]
-    advance = None
-    if progress is not None:
-        pid = progress.add_task(label, total=len(send))
-        advance = (lambda: progress.advance(pid))
-    if refused is None or len(send) == len(requests):
-        return asyncio.run(_run_backend(backend, requests, advance, deadline))
-    results = [ChatResult(text=None, error=error, attempts=0) if error else None
-               for error in refused]
-    sent = asyncio.run(_run_backend(backend, [requests[i] for i in send], advance, deadline))
-    for i, result in zip(send, sent, strict=True):
-        results[i] = result
-    return [r for r in results if r is not None]
-
-
 def _cached(backend: Any, cache: Any) -> Any:
     if cache is not None and getattr(backend, "cacheable", False):
         from buildds.evaluate.cache import CachedBackend
@@ -440,7 +352,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
     if deadline_s is not None and deadline_s <= 0:
         raise BuildError(f"the deadline must be positive, got {deadline_s:g} s")
-    deadline = _Deadline(deadline_s) if deadline_s is not None else None
+    deadline = Deadline(deadline_s) if deadline_s is not None else None
     if not models:
         raise BuildError("give at least one model (--model)")
     if len(set(models)) != len(models):
@@ -498,7 +410,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     report = EvalReport(out=out, task=the_task.name, headline=the_task.headline)
     model_manifest: list[dict[str, Any]] = []
     judge_manifest: list[dict[str, Any]] = []
-    progress = _progress(quiet)
+    progress = progress_bar(quiet)
     try:
         judge_backends = []
         for spec in judges:
@@ -514,7 +426,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
             for s in shot_list:
                 items, requests = prepared[s]
                 refused = [the_task.item_error(it) for it in items]
-                results = _answer(backend, requests, progress, f"{spec} {s}-shot", deadline,
+                results = answer(backend, requests, progress, f"{spec} {s}-shot", deadline,
                                   refused)
                 records = [the_task.sample_record(it, rq, rs)
                            for it, rq, rs in zip(items, requests, results, strict=True)]
@@ -522,7 +434,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                 extra_files: dict[str, str] = {}
                 if the_task.judged:
                     jrequests = the_task.judge_requests(items, records)
-                    verdicts = {jspec: _answer(jb, jrequests, progress,
+                    verdicts = {jspec: answer(jb, jrequests, progress,
                                                f"judge {jspec} on {spec} {s}-shot", deadline)
                                 for jspec, jb in judge_backends}
                     records, extra_files = the_task.apply_judgments(items, records, jrequests,
@@ -586,7 +498,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
 
 
 def _warnings(task: Any, items: Sequence[Mapping[str, Any]],
-              deadline: _Deadline | None) -> list[str]:
+              deadline: Deadline | None) -> list[str]:
     """What the console should say besides the summary line."""
     out = []
     if deadline is not None and deadline.abandoned:
