@@ -4,18 +4,29 @@
 * :mod:`.files` — open only regular files (no FIFOs, devices or sockets; a symlink is
   resolved and refused when it leaves its input root), read with a byte limit.
 * :mod:`.json_strict` — JSON with limits on depth and number size, no ``NaN``/``Infinity``.
+* :mod:`.yaml_strict` — YAML without tags that build objects and without aliases.
 * :mod:`.limits` — the default of every limit on work an input can multiply, in one table.
 """
 
-from buildds.safeio.files import check_regular_file, open_regular, read_bytes_limited
+from buildds.safeio.files import (
+    check_regular_file,
+    open_regular,
+    read_bytes_limited,
+    read_side_file,
+)
 from buildds.safeio.json_strict import loads_strict
 from buildds.safeio.limits import LIMITS, Limit
+from buildds.safeio.text_decoding import decode_lines
+from buildds.safeio.yaml_strict import load_yaml_strict
 
 __all__ = [
     "LIMITS",
     "Limit",
     "check_regular_file",
+    "decode_lines",
+    "load_yaml_strict",
     "loads_strict",
     "open_regular",
     "read_bytes_limited",
+    "read_side_file",
 ]

@@ -9,6 +9,7 @@ already turn ``json.JSONDecodeError`` into a per-record reject handle them the s
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -41,6 +42,34 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+@functools.lru_cache(maxsize=8)
+def _decoder(digit_limit: int) -> json.JSONDecoder:
+    """A decoder refusing NaN/Infinity and numbers of more than ``digit_limit`` digits (made
+    once per limit: ``json.loads`` with hooks would build one for every record)."""
+    parse_int, parse_float = _number_parsers(digit_limit)
+    return json.JSONDecoder(parse_constant=_constant, parse_int=parse_int,
+                            parse_float=parse_float)
+
+
+def _number_parsers(digit_limit: int) -> tuple[Any, Any]:
+    """(parse_int, parse_float) refusing numbers of more than ``digit_limit`` digits."""
+
+    def number(kind: type) -> Any:
+        def parse(token: str) -> Any:
+            if len(token) > digit_limit:  # only then can it have too many digits
+                digits = sum(c.isdigit() for c in token)
+                if digits > digit_limit:
+                    raise JsonLimitError(f"a number of {digits} digits exceeds the limit of "
+                                         f"{digit_limit}")
+            value = kind(token)
+            if kind is float and value in (float("inf"), float("-inf")):
+                raise JsonLimitError(f"{token} is out of the range of a float")
+            return value
+        return parse
+
+    return number(int), number(float)
+
+
 def loads_strict(text: str | bytes, *, max_depth: int | None = None,
                  max_digits: int | None = None) -> Any:
     """``json.loads`` with the limits above. Raises ``json.JSONDecodeError`` for bad JSON and
@@ -48,25 +77,14 @@ def loads_strict(text: str | bytes, *, max_depth: int | None = None,
     depth_limit = LIMITS["json_depth"].default if max_depth is None else max_depth
     digit_limit = LIMITS["json_number_digits"].default if max_digits is None else max_digits
 
-    def number(kind: type) -> Any:
-        def parse(token: str) -> Any:
-            digits = sum(c.isdigit() for c in token)
-            if digits > digit_limit:
-                raise JsonLimitError(f"a number of {digits} digits exceeds the limit of "
-                                     f"{digit_limit}")
-            value = kind(token)
-            if value in (float("inf"), float("-inf")):
-                raise JsonLimitError(f"{token} is out of the range of a float")
-            return value
-        return parse
-
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     # Cheap test first: fewer openers than the limit cannot nest deeper than it.
     may_be_deep = text.count("[") + text.count("{") > depth_limit
+    if text.startswith("\ufeff"):  # as json.loads: a BOM is an error, not whitespace
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
-        value = json.loads(text, parse_constant=_constant, parse_int=number(int),
-                           parse_float=number(float))
+        value = _decoder(digit_limit).decode(text)
     except RecursionError:
         raise JsonLimitError(f"nesting deeper than the limit of {depth_limit} levels") from None
     if may_be_deep:

@@ -26,11 +26,15 @@ class Limit:
 _ALL = [
     Limit("json_depth", 64, "levels", None, "nesting depth of one JSON value"),
     Limit("json_number_digits", 100, "digits", None, "digits of one JSON number"),
+    Limit("side_file_bytes", 64 * 1024 * 1024, "bytes", None,
+          "bytes of one manifest, corrections, annotations, rejects or profile file"),
     # eval (evaluate/backends/http_transport.py, evaluate/tasks/highbar/taskset.py)
     Limit("response_bytes", 16 * 1024 * 1024, "bytes", "--max-response-bytes",
           "bytes of one HTTP response from a model endpoint (decoded)"),
     Limit("document_bytes", 64 * 1024 * 1024, "bytes", "--max-document-bytes",
           "bytes of one High Bar task-set file (document, YAML, instructions)"),
+    Limit("line_bytes", 16 * 1024 * 1024, "bytes", "--max-line-bytes",
+          "bytes of one line of a JSON-lines input (one record)"),
     # documents (extract/archive.py, docx_numbering.py, pdf.py, ocr_pdf.py, ocr_images.py)
     Limit("archive_members", 10_000, "members", None, "members of one .docx/.odt zip"),
     Limit("archive_total_bytes", 200 * 1024 * 1024, "bytes", None,
