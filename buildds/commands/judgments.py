@@ -7,11 +7,25 @@ from pathlib import Path
 
 import click
 
+from buildds.commands.failures import echo_failures
 from buildds.errors import BuildError
+from buildds.safeio.limits import LIMITS
 
 __all__ = ["judgments"]
 
 _ERRORS = ("E1", "E2", "E3", "E4", "E5", "E6")
+
+
+def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from buildds.safeio.text_decoding import check_encoding
+
+    if value is None:
+        return None
+    try:
+        check_encoding(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
 
 
 def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
@@ -40,12 +54,19 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
               "data_raw/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv].")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the first N judgments of each input.")
+@click.option("--encoding", default=None, metavar="NAME", callback=_encoding,
+              help="Encoding of the inputs (e.g. gbk, gb18030, utf-16) [default: detected per "
+              "file: UTF-8, a BOM (UTF-8/16/32), or GB18030].")
+@click.option("--max-line-bytes", type=click.IntRange(min=1), default=None,
+              help=f"Longest input line (one record) read [default: "
+              f"{LIMITS['line_bytes'].default:,}]; a longer one is rejected.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--strict", is_flag=True,
-              help="Exit 1 if validation fails or an input line is malformed.")
+              help="Exit 1 if validation fails or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, confusable: Path | None, limit: int | None,
-              quiet: bool, strict: bool) -> None:
+              encoding: str | None, max_line_bytes: int | None, quiet: bool,
+              strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
@@ -53,6 +74,12 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     with splits detection / classification / correction, README.md card; input settings
     S1–S5 are the columns input_s1 … input_s5), rejects.jsonl, report.json and report.md
     under --out. An unchanged rebuild writes nothing.
+
+    Inputs are read strictly: a record that cannot be used (undecodable bytes, bad JSON,
+    a missing or empty field, a duplicate id …) is rejected with its line number and
+    reason, and the rest is built. Exit status: 0 built; 1 an input file gave no judgment
+    (the others are still built), nothing could be read, or --strict and a record was
+    rejected or validation failed; 2 bad options.
 
     \b
     Example:
@@ -78,9 +105,11 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     try:
         report = build_judgments(list(inputs), profile=profile, errors=errors, seed=seed, out=out,
                                  law_dir=law_dir, confusable=confusable, limit=limit,
-                                 progress=not quiet)
+                                 progress=not quiet, encoding=encoding,
+                                 max_line_bytes=max_line_bytes)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())
-    if strict and (not report.ok or report.bad_records):
+    echo_failures(report.failure_lines(), report=out / "report.md")
+    if report.failed or (strict and (not report.ok or report.bad_records or report.dropped)):
         sys.exit(1)

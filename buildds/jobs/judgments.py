@@ -30,13 +30,12 @@ from buildds.errors import BuildError
 from buildds.inject_errors.base import ALL_ERRORS, SkipInjection, charge_profile
 from buildds.pipeline import (
     Rejects,
-    atomic_write_text,
     canonical_json,
     package_code_version,
     progress_bar,
     sha256_bytes,
-    sha256_file,
 )
+from buildds.staging import OutputStaging, clean_stale_staging
 
 __all__ = ["DEFAULT_CONFUSABLE", "DEFAULT_LAW_DIR", "JudgmentsReport", "build_judgments",
            "code_version", "detect_format"]
@@ -47,11 +46,14 @@ DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
 _CODE_FILES = (
-    "schema/judgments.py", "schema/statutes.py", "extract/judgments.py",
+    "schema/judgments.py", "schema/statutes.py", "extract/judgments.py", "extract/json_lines.py",
+    "safeio/text_decoding.py", "safeio/json_strict.py",
     "transform/judgment_parse.py", "inject_errors/base.py", "inject_errors/statutes/*.py",
     "inject_errors/e[1-6]_*.py", "transform/arbench.py", "validate/arbench.py",
     "export/common.py", "export/arbench.py", "export/cards/arbench.md.j2", "jobs/judgments.py",
 )
+#: reject reasons that are about the case, not a defect of the record
+_CASE_REASONS = ("multi_defendant", "no_defendant")
 _FIELDS = ("facts", "reasoning", "judgment", "charges", "articles", "sentence", "term", "fine",
            "amount", "factors", "defendant")
 
@@ -64,6 +66,8 @@ def code_version() -> str:
 class JudgmentsReport:
     out: Path
     inputs: list[dict[str, Any]] = field(default_factory=list)
+    #: inputs that gave no judgment: {"path", "error"}
+    failed: list[dict[str, str]] = field(default_factory=list)
     parsed: dict[str, int] = field(default_factory=dict)
     rejected: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -75,6 +79,8 @@ class JudgmentsReport:
     fingerprint: str = ""
     exported: bool = False
     unchanged: bool = False
+    #: rows that failed validation and were left out of the export (see rejects.jsonl)
+    dropped: int = 0
     seconds: float = 0.0
 
     @property
@@ -83,18 +89,33 @@ class JudgmentsReport:
 
     @property
     def bad_records(self) -> int:
-        """Malformed input lines (bad JSON, a missing field)."""
-        return sum(n for k, n in self.rejected.items() if k in ("malformed_json", "missing_field"))
+        """Input records that are defective (every reject reason but the case's own:
+        several defendants, none named)."""
+        return sum(n for k, n in self.rejected.items() if k not in _CASE_REASONS)
+
+    def rejected_line(self) -> str:
+        """``12 rejected: encoding 2, multi_defendant 10`` (or ``0 rejected``)."""
+        line = f"{sum(self.rejected.values())} rejected"
+        if self.rejected:
+            line += ": " + ", ".join(f"{k} {n}" for k, n in self.rejected.items())
+        return line
+
+    def failure_lines(self) -> list[str]:
+        """One line per input that gave no judgment: ``<file>: <why>``."""
+        return [f"{f['path']}: {f['error']}" for f in self.failed]
 
     def summary_line(self) -> str:
         if self.unchanged:
             return f"unchanged (fingerprint {self.fingerprint}) — see {self.out / 'report.md'}"
         done = sum(v.get("succeeded", 0) for v in self.injections.values())
         skipped = sum(v.get("skipped", 0) for v in self.injections.values())
-        line = (f"parsed {sum(self.parsed.values())} judgments "
-                f"({sum(self.rejected.values())} rejected), {done} injections "
-                f"({skipped} skipped); rows: "
+        line = (f"parsed {sum(self.parsed.values())} judgments ({self.rejected_line()}), "
+                f"{done} injections ({skipped} skipped); rows: "
                 + ", ".join(f"{n} {t}" for t, n in self.rows.items()))
+        if self.failed:
+            line += f"; {len(self.failed)} input file(s) FAILED"
+        if self.dropped:
+            line += f"; {self.dropped} rows dropped by validation"
         if not self.ok:
             line += f"; VALIDATION FAILED ({len(self.validation['errors'])} errors, not exported)"  # type: ignore[index]
         elif not done:
@@ -104,31 +125,46 @@ class JudgmentsReport:
     def as_json(self) -> dict[str, Any]:
         return {
             "stage": STAGE, "code_version": code_version(), "fingerprint": self.fingerprint,
-            "inputs": self.inputs, "parsed": self.parsed, "rejected": self.rejected,
+            "inputs": self.inputs, "failed": self.failed, "parsed": self.parsed,
+            "rejected": self.rejected, "dropped_rows": self.dropped,
             "parse_coverage": self.coverage, "injections": self.injections,
             "profile": self.profile, "rows": self.rows, "exported": self.exported,
             "validation": self.validation,
         }
 
 
-def detect_format(path: Path) -> str:
-    """``judge`` or ``cail`` from the first JSON line's keys; :class:`BuildError` otherwise."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                if line.strip():
-                    record = json.loads(line)
-                    break
-            else:
-                raise BuildError("empty file: not JuDGE or CAIL JSON lines", source=str(path))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BuildError(f"cannot read the first JSON line ({exc})", source=str(path)) from exc
-    if isinstance(record, dict) and ("fd" in record or "text_id" in record):
-        return "judge"
-    if isinstance(record, dict) and "fact" in record and "meta" in record:
-        return "cail"
-    raise BuildError("neither JuDGE ({text_id, text, fd}) nor CAIL ({fact, meta}) JSON lines",
-                     source=str(path))
+def detect_format(path: Path, *, encoding: str | None = None) -> str:
+    """``judge`` or ``cail`` from the first JSON object with one format's keys (read as the
+    parse reads, :func:`buildds.extract.judgments.detect_format`); :class:`BuildError`
+    otherwise."""
+    from buildds.extract.judgments import detect_format as probe
+
+    found = probe(path, encoding=encoding)
+    if found.format is None:
+        raise BuildError(_no_format(found.rejects), source=found.name)
+    return found.format
+
+
+def _no_format(rejects: Sequence[tuple[int, str, str]]) -> str:
+    if not rejects:
+        return "empty file: no JSON lines"
+    reasons = Counter(reason for _, reason, _ in rejects)
+    return (f"no JuDGE ({{text_id, text, fd}}) or CAIL ({{fact, meta}}) record: all "
+            f"{len(rejects)} lines rejected ("
+            + ", ".join(f"{k} {n}" for k, n in sorted(reasons.items())) + f"; first: {rejects[0][2]})")
+
+
+def _sha256_regular(path: Path) -> str:
+    """sha256 of a statute file, read only if it is a regular file (a FIFO cannot hang)."""
+    import hashlib
+
+    from buildds.safeio.files import open_regular
+
+    with open_regular(path) as fh:
+        digest = hashlib.sha256()
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _coverage(judgments: Sequence[Any]) -> dict[str, float]:
@@ -150,12 +186,18 @@ def _coverage(judgments: Sequence[Any]) -> dict[str, float]:
 def build_judgments(
     inputs: Sequence[Path], *, profile: str = "cn", errors: Sequence[str] = ALL_ERRORS,
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
-    normal_share: float = 0.5, progress: bool = True,
+    normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
+    max_line_bytes: int | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
-    judgments per input. Raises :class:`BuildError` for an unusable run (no/unknown inputs,
-    missing law files, an unknown error type or profile, an export that could not be written);
-    rejected records and skipped injections are data."""
+    judgments per input; ``encoding``: of every input (else detected per file);
+    ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit).
+
+    Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
+    missing law files, an unknown error type or profile, an export that could not be
+    written). Rejected records, inputs that give no judgment (``report.failed``: not a
+    regular file, neither JuDGE nor CAIL, every record rejected), skipped injections and
+    rows that fail validation (left out, ``report.dropped``) are data."""
     started = time.perf_counter()
     out = Path(out)
     if profile != "cn":
@@ -174,26 +216,52 @@ def build_judgments(
         raise BuildError("no confusable-charge table here (pass --confusable "
                          "legalattack_sheet1_similar_charges.csv)", source=str(confusable))
 
+    from buildds.errors import ExtractError
+    from buildds.extract.judgments import JudgmentInput
+    from buildds.extract.judgments import detect_format as probe
+    from buildds.safeio.names import printable_name
+
     report = JudgmentsReport(out=out)
-    formats = [(Path(p), detect_format(Path(p))) for p in inputs]
+    clean_stale_staging(out)  # what an interrupted run left
+    rejects = Rejects()
+    probed: list[JudgmentInput] = []
+    for path in map(Path, inputs):
+        try:
+            found = probe(path, encoding=encoding, max_line_bytes=max_line_bytes)
+        except ExtractError as exc:
+            report.failed.append({"path": printable_name(path.name), "error": exc.message})
+            continue
+        if found.format is None:
+            report.failed.append({"path": found.name, "error": _no_format(found.rejects)})
+            for line, reason, message in found.rejects:
+                rejects.add(stage="extract", reason=reason, message=message, source=found.name,
+                            id=None, line=line, dataset=None)
+            continue
+        probed.append(found)
+        report.inputs.append({"path": found.name, "format": found.format,
+                              "sha256": found.sha256, "encoding": found.encoding.name,
+                              "encoding_from": found.encoding.found_by})
     law_files = sorted([law_file, *law_dir.glob("interp_*.md"), confusable,
                         confusable.parent / "jurex_crime2article.json"])
-    report.inputs = [{"path": p.name, "format": f, "sha256": sha256_file(p)} for p, f in formats]
-    options = {"profile": profile, "errors": list(errors), "seed": seed, "limit": limit,
-               "normal_share": normal_share}
+    options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
+                               "limit": limit, "normal_share": normal_share}
+    if max_line_bytes is not None:
+        options["max_line_bytes"] = max_line_bytes
     report.fingerprint = sha256_bytes(canonical_json({
-        "inputs": report.inputs, "options": options, "code": code_version(),
-        "law": [[p.name, sha256_file(p)] for p in law_files if p.is_file()],
+        "inputs": report.inputs, "failed": report.failed, "options": options,
+        "code": code_version(),
+        "law": [[printable_name(p.name), _sha256_regular(p)] for p in law_files if p.is_file()],
     }).encode())[:32]
 
     marker = out / MARKER
-    if (marker.exists() and marker.read_text("utf-8").strip() == report.fingerprint
+    if (probed and marker.exists() and marker.read_text("utf-8").strip() == report.fingerprint
             and (out / "report.json").is_file() and (out / "dataset").is_dir()):
         previous = json.loads((out / "report.json").read_text("utf-8"))
         report.parsed, report.rejected = previous["parsed"], previous["rejected"]
         report.coverage, report.injections = previous["parse_coverage"], previous["injections"]
         report.profile, report.rows = previous["profile"], previous["rows"]
         report.validation, report.exported = previous["validation"], True
+        report.dropped = previous.get("dropped_rows", 0)
         report.unchanged = True
         report.seconds = time.perf_counter() - started
         return report
@@ -207,26 +275,38 @@ def build_judgments(
     from buildds.transform.arbench import arbench_rows, load_article_texts, select_normals
     from buildds.validate.arbench import validate_arbench
 
-    rejects = Rejects()
     judgments = []
+    seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
-        for path, fmt in formats:
-            found: list[JudgmentReject] = []
-            loader = load_judge if fmt == "judge" else load_cail
-            mine = list(itertools.islice(loader(path, found), limit))
-            for r in found:
+        for found in probed:
+            got: list[JudgmentReject] = []
+            loader = load_judge if found.format == "judge" else load_cail
+            try:
+                mine = list(itertools.islice(
+                    loader(found.path, got, encoding=encoding, max_line_bytes=max_line_bytes,
+                           seen=seen), limit))
+            except ExtractError as exc:  # unreadable half-way: the file counts as failed
+                report.failed.append({"path": found.name, "error": exc.message})
+                continue
+            for r in got:
                 rejects.add(stage="extract", reason=r.reason, message=r.message, source=r.source,
                             id=r.id, line=r.line, dataset=r.dataset)
-            report.parsed[path.name] = len(mine)
-            report.coverage[path.name] = _coverage(mine)
+            if not mine:
+                why = Counter(str(r.reason) for r in got)
+                report.failed.append({"path": found.name, "error": (
+                    f"no usable judgment: all {len(got)} records rejected ("
+                    + ", ".join(f"{k} {n}" for k, n in sorted(why.items())) + ")")})
+            report.parsed[found.name] = len(mine)
+            report.coverage[found.name] = _coverage(mine)
             judgments.extend(mine)
             bar.update(task, advance=len(mine))
         report.rejected = dict(sorted(Counter(r["reason"] for r in rejects.rows).items()))
-        ids = Counter(j.id for j in judgments)
-        dupes = [i for i, n in ids.items() if n > 1]
-        if dupes:
-            raise BuildError(f"duplicate judgment ids across inputs: {', '.join(dupes[:5])}")
+        if not judgments:
+            _write_reports(report, rejects, out, started)
+            raise BuildError("no judgment could be read from the inputs:\n  "
+                             + "\n  ".join(report.failure_lines())
+                             + f"\nevery reject is listed in {out / 'rejects.jsonl'}")
 
         bar.update(task, description="profile")
         statutes = build_cn_profile(law_dir, confusable)
@@ -263,12 +343,22 @@ def build_judgments(
         assert sum(1 for r in rows if r["label"] == 0) == len(normals)
         bar.update(task, description="validating")
         validation = validate_arbench(rows, profile=statutes, injected=done)
+        failing = None if validation.ok else validation.failing_rows()
+        if failing:  # leave those rows out, each a reject with its check, and check the rest
+            for row in rows:
+                if row["id"] in failing:
+                    check, message = failing[row["id"]]
+                    rejects.add(stage="validate", reason=check, message=message, id=row["id"],
+                                source_id=row["source_id"], dataset=row["dataset"])
+            rows = [r for r in rows if r["id"] not in failing]
+            report.dropped = len(failing)
+            validation = validate_arbench(rows, profile=statutes, injected=done)
         report.validation = json.loads(validation.to_json())
         report.validation_md = validation.to_markdown(level=2)
         report.rows = dict(validation.counts.get("by_task", {}))
 
-        out.mkdir(parents=True, exist_ok=True)
-        rejects.write(out / "rejects.jsonl")
+        staging = OutputStaging(out)  # every output is swapped in at once, at the end
+        staging.write_text(out / "rejects.jsonl", rejects.jsonl())
         if validation.ok and rows:
             from buildds.errors import ExportError
             from buildds.export.arbench import export_arbench
@@ -279,30 +369,51 @@ def build_judgments(
                                      for i in report.inputs]}
             try:
                 export_arbench(rows, out=out, fingerprint=report.fingerprint,
-                               provenance=provenance, seed=seed, validation=report.validation)
+                               provenance=provenance, seed=seed, validation=report.validation,
+                               staging=staging)
             except ExportError as exc:
-                raise BuildError(str(exc), source=str(out)) from exc
+                raise BuildError(exc.message, source=exc.source or str(out)) from exc
             report.exported = True
-        elif marker.exists():
-            marker.unlink()
-    report.seconds = time.perf_counter() - started
-    atomic_write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
-                                                      sort_keys=True, indent=2) + "\n")
-    atomic_write_text(out / "report.md", _markdown(report))
-    if report.exported:
-        atomic_write_text(marker, report.fingerprint + "\n")
+    _write_reports(report, None, out, started, staging)
     return report
+
+
+def _write_reports(report: JudgmentsReport, rejects: Rejects | None, out: Path,
+                   started: float, staging: OutputStaging | None = None) -> None:
+    """report.json, report.md (and rejects.jsonl when given); the fingerprint marker when
+    the dataset was exported, else it is removed (so the next run builds again). All of it
+    joins what the run staged (``staging``) and is swapped in together."""
+    marker = out / MARKER
+    staging = staging or OutputStaging(out)
+    if rejects is not None:
+        staging.write_text(out / "rejects.jsonl", rejects.jsonl())
+    if not report.exported:
+        staging.remove(marker)
+    report.seconds = time.perf_counter() - started
+    staging.write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
+                                                       sort_keys=True, indent=2) + "\n")
+    staging.write_text(out / "report.md", _markdown(report))
+    if report.exported:  # last in the swap: it vouches for the dataset beside it
+        staging.write_text(marker, report.fingerprint + "\n", last=True)
+    staging.commit()
 
 
 def _markdown(report: JudgmentsReport) -> str:
     lines = ["# AR-Bench build (buildds judgments)", "", report.summary_line(), "",
              f"fingerprint `{report.fingerprint}`; exported: {report.exported}", "",
-             "## Inputs", "", "| input | format | parsed |", "|---|---|---:|"]
-    lines += [f"| {i['path']} | {i['format']} | {report.parsed.get(i['path'], 0)} |"
-              for i in report.inputs]
+             "## Inputs", "", "| input | format | encoding | parsed |", "|---|---|---|---:|"]
+    lines += [f"| {i['path']} | {i['format']} | {i['encoding']} ({i['encoding_from']}) | "
+              f"{report.parsed.get(i['path'], 0)} |" for i in report.inputs]
+    if report.failed:
+        lines += ["", "Failed inputs (no judgment read from them):", ""]
+        lines += [f"- {line}" for line in report.failure_lines()]
     lines += ["", "Rejected records: " + (", ".join(f"{k} {v}" for k, v in report.rejected.items())
-                                          or "none"), "",
-              "## Parse coverage (share of parsed judgments with the field)", "",
+                                          or "none")
+              + " (each with its file and line in rejects.jsonl)", ""]
+    if report.dropped:
+        lines += [(f"Rows left out because they failed validation: {report.dropped} (stage "
+                  "`validate` in rejects.jsonl)"), ""]
+    lines += ["## Parse coverage (share of parsed judgments with the field)", "",
               "| input | " + " | ".join(_FIELDS) + " |", "|---|" + "---:|" * len(_FIELDS)]
     for name, cov in report.coverage.items():
         lines.append(f"| {name} | " + " | ".join(f"{cov.get(f, 0):.2f}" for f in _FIELDS) + " |")

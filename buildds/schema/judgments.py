@@ -174,8 +174,13 @@ class Judgment(Frozen):
         return self
 
 
-JudgmentRejectReason = Literal["malformed_json", "missing_field", "multi_defendant",
-                               "no_defendant"]
+#: why an input record is not a judgment: the line (encoding … not_an_object, see
+#: :mod:`buildds.extract.json_lines`), its fields (missing_field … duplicate_id), or the case
+#: (multi_defendant, no_defendant)
+JudgmentRejectReason = Literal["encoding", "line_too_long", "control_character",
+                               "malformed_json", "json_limit", "not_an_object", "missing_field",
+                               "empty_field", "wrong_type", "bad_value", "duplicate_id",
+                               "multi_defendant", "no_defendant"]
 
 
 class JudgmentReject(Frozen):

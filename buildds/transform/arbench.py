@@ -88,8 +88,9 @@ _SUB_RE = re.compile(r"条之([一二三四五六七八九十]+)")
 def load_article_texts(law_dir: str | Path) -> dict[ArticleKey, str]:
     """(article, 之N) → ``第X条[之N]　`` + its paragraphs (one a line), from the law text."""
     from buildds.inject_errors.statutes import split_cn_articles
+    from buildds.safeio.files import read_side_file
 
-    text = (Path(law_dir) / LAW_FILE).read_text(encoding="utf-8")
+    text = read_side_file(Path(law_dir) / LAW_FILE)
     out: dict[ArticleKey, str] = {}
     for (number, sub), paragraphs in split_cn_articles(text).items():
         out[(number, sub)] = _label((number, sub)) + "　" + "\n".join(paragraphs)

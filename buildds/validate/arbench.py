@@ -19,6 +19,10 @@
 * ``counts``: rows per error type, per factor group, per error type × factor, per task and
   per dataset.
 
+A caller can leave out the rows an error names (:meth:`ArbenchValidation.failing_rows`,
+each with its check) and validate the rest again, so that one unusable record does not
+block the export.
+
 ``to_json()`` is deterministic; :func:`write_report` writes ``report.json``/``report.md``.
 """
 
@@ -101,6 +105,17 @@ class ArbenchValidation:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def failing_rows(self) -> dict[str, tuple[str, str]] | None:
+        """Row id → (check, message) of every row an error names; ``None`` when an error
+        names no row (it is about the dataset, so no row can be left out to mend it)."""
+        out: dict[str, tuple[str, str]] = {}
+        for error in self.errors:
+            if not error["ids"]:
+                return None
+            for rid in error["ids"]:
+                out.setdefault(rid, (error["check"], str(error["message"])))
+        return out
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "errors": self.errors, "checked": dict(sorted(self.checked.items())),

@@ -78,7 +78,7 @@ def test_read_judge_logs_rejects_without_list(tmp_path: Path, caplog: pytest.Log
                                               ) -> None:
     path = _write(tmp_path / "t.json", ["[1, 2]"])
     assert list(load_judge(path)) == []
-    assert "malformed_json" in caplog.text
+    assert "not_an_object" in caplog.text and "line 1" in caplog.text
     assert [type(r) for r in read_judge(path)] == [JudgmentReject]
 
 
@@ -109,7 +109,8 @@ def test_load_cail_small(tmp_path: Path) -> None:
     rejects: list[JudgmentReject] = []
     cs = list(load_cail(path, rejects))
     assert [(r.line, r.reason) for r in rejects] == [
-        (2, "multi_defendant"), (3, "malformed_json"), (6, "missing_field"), (7, "no_defendant")]
+        (2, "multi_defendant"), (3, "malformed_json"), (6, "wrong_type"), (7, "no_defendant")]
+    assert rejects[2].message == "line 6: meta.relevant_articles is not a list of article numbers"
     first, death, fine_only = cs
     assert first.id == "cail-1" and first.sentence_from == "meta"
     assert (first.sentence.kind, first.sentence.months) == ("有期徒刑", 6)
@@ -228,3 +229,36 @@ def test_cail_coverage_and_agreement() -> None:
     # or absent (0 found). The CAIL meta is the only ground truth there is.
     assert stats["charge_found"] >= 100
     assert stats["charge_agree"] <= stats["charge_found"] * 0.1
+
+
+def test_detect_format_skips_bad_lines_and_reports_encoding(tmp_path: Path) -> None:
+    from buildds.extract.judgments import detect_format
+
+    record = json.dumps({"text_id": "a", "text": FACTS, "fd": FULL}, ensure_ascii=False)
+    path = tmp_path / "t.json"
+    path.write_bytes(b"\xff\xfe" + ("{bad\n[1]\n" + record + "\n").encode("utf-16-le"))
+    found = detect_format(path)
+    assert (found.format, found.encoding.name, found.encoding.found_by) == (
+        "judge", "utf-16-le", "bom")
+    assert found.name == "t.json" and len(found.sha256) == 64
+    rejects: list[JudgmentReject] = []
+    (j,) = load_judge(path, rejects)
+    assert j.facts == FACTS
+    assert [(r.line, r.reason) for r in rejects] == [(1, "malformed_json"), (2, "not_an_object")]
+    other = tmp_path / "o.json"
+    other.write_text('{"x": 1}\n{oops\n', encoding="utf-8")
+    found = detect_format(other)
+    assert found.format is None and [r[:2] for r in found.rejects] == [
+        (1, "missing_field"), (2, "malformed_json")]
+
+
+def test_ids_are_unique_across_files_with_seen(tmp_path: Path) -> None:
+    line = json.dumps({"text_id": "a", "text": FACTS, "fd": FULL}, ensure_ascii=False)
+    first = _write(tmp_path / "one.json", [line])
+    second = _write(tmp_path / "two.json", [line, line.replace('"a"', '"b"')])
+    seen: dict[str, str] = {}
+    assert [j.id for j in load_judge(first, seen=seen)] == ["a"]
+    rejects: list[JudgmentReject] = []
+    assert [j.id for j in load_judge(second, rejects, seen=seen)] == ["b"]
+    assert [(r.source, r.line, r.reason, r.message) for r in rejects] == [
+        ("two.json", 1, "duplicate_id", "line 1: id a is already one.json line 1 (the first is kept)")]

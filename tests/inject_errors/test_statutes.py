@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -480,3 +481,29 @@ def test_judge_charges_resolve_with_tiers(cn_profile: StatuteProfile) -> None:
     assert tiered / len(names) >= 0.99
     for name in ("受贿", "贪污", "行贿", "协助组织卖淫"):
         assert resolve_charge(cn_profile, name).tiers
+
+
+# --------------------------------------------------------------------------- unreadable tables
+def test_tables_that_cannot_be_read_name_the_file(tmp_path: Path) -> None:
+    from buildds.errors import ExtractError
+    from buildds.inject_errors.statutes import load_charge_articles, load_confusable
+
+    table = "序号,罪名,法条,相似罪名1\n1,盗窃罪,刑法第264条,抢夺罪\n"
+    gbk = tmp_path / "similar.csv"
+    gbk.write_bytes(table.encode("gbk"))
+    with pytest.raises(ExtractError, match=r"similar\.csv: is not UTF-8 text"):
+        load_confusable(gbk)
+    good = tmp_path / "good.csv"
+    good.write_text(table, encoding="utf-8")
+    assert load_confusable(good) == {"盗窃": ("抢夺",)}
+    wide = tmp_path / "wide.csv"
+    wide.write_text('1,"' + "x" * 200_000 + '",a,b\n', encoding="utf-8")
+    with pytest.raises(ExtractError, match=r"wide\.csv: is not a readable CSV table \(line 1"):
+        load_confusable(wide)
+    for name, text, why in [("inf.json", '{"a": [Infinity]}', "is not valid JSON"),
+                            ("list.json", "[1]", "is not a JSON object"),
+                            ("bad.json", '{"抢劫": "263"}', "抢劫: '263' is not a list")]:
+        jurex = tmp_path / name
+        jurex.write_text(text, encoding="utf-8")
+        with pytest.raises(ExtractError, match=f"{name}: {why}"):
+            load_charge_articles(good, jurex)

@@ -21,6 +21,7 @@ from buildds.inject_errors.statutes.cn_penalty_references import (
     punishing_provisions,
 )
 from buildds.inject_errors.statutes.cn_thresholds import parse_cn_thresholds, with_thresholds
+from buildds.safeio.files import read_side_file
 from buildds.schema.statutes import ChargeProfile, FineRule, SentencingTier, StatuteProfile
 
 __all__ = ["build_cn_profile", "parse_cn_criminal_law"]
@@ -76,12 +77,12 @@ def build_cn_profile(
     and ``interp_*.md``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
     ``jurex_crime2article.json`` beside it is used when present)."""
     law_dir = Path(law_dir)
-    text = (law_dir / "criminal_law_PRC_2023_amendment12.md").read_text(encoding="utf-8")
+    text = read_side_file(law_dir / "criminal_law_PRC_2023_amendment12.md")
     mapping = load_charge_articles(Path(confusable_path), Path(confusable_path).parent / "jurex_crime2article.json")
     charges = parse_cn_criminal_law(text, effective_date=effective_date, charges=mapping)
     thresholds: dict[int, dict[str, tuple[int, int]]] = {}
     for interp in sorted(law_dir.glob("interp_*.md")):
-        thresholds.update(parse_cn_thresholds(interp.read_text(encoding="utf-8")))
+        thresholds.update(parse_cn_thresholds(read_side_file(interp)))
     thresholded = [with_thresholds(c, thresholds.get(c.article)) if c.article_sub is None else c
                    for c in charges]
     articles = split_cn_articles(text)

@@ -8,7 +8,6 @@ wording; :func:`parse_jp_penal_code` turns article-per-block text into charge pr
 from __future__ import annotations
 
 import html
-import json
 import re
 from datetime import date
 from pathlib import Path
@@ -165,11 +164,20 @@ _WIKILINK_RE = re.compile(r"\[\[[^\]|]*\|([^\]]*)\]\]")
 
 def jp_text_from_jsonl(path: Path) -> str:
     """The article-per-block text of the DB4LAW ``penal_code_articles.jsonl`` (links unwrapped)."""
+    from buildds.errors import ExtractError
+    from buildds.safeio.files import read_side_file
+    from buildds.safeio.json_strict import loads_strict
+
     lines: list[str] = []
-    for row in Path(path).read_text(encoding="utf-8").splitlines():
+    for number, row in enumerate(read_side_file(Path(path)).splitlines(), start=1):
         if not row.strip():
             continue
-        art = json.loads(row)
+        try:
+            art = loads_strict(row)
+        except ValueError as exc:
+            raise ExtractError(f"line {number} is not valid JSON ({exc})", source=str(path)) from None
+        if not isinstance(art, dict):
+            raise ExtractError(f"line {number} is not a JSON object", source=str(path))
         title = art["title"].split()[0] if art.get("title") else ""
         if not _JP_ART_RE.match(title):
             continue
