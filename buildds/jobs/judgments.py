@@ -262,6 +262,7 @@ def build_judgments(
         report.profile, report.rows = previous["profile"], previous["rows"]
         report.validation, report.exported = previous["validation"], True
         report.dropped = previous.get("dropped_rows", 0)
+        report.failed = previous.get("failed", report.failed)  # inputs found bad while parsing
         report.unchanged = True
         report.seconds = time.perf_counter() - started
         return report

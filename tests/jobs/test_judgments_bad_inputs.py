@@ -210,6 +210,19 @@ def test_only_bad_records_exits_1_and_lists_every_reject(statutes: tuple[Path, P
     assert "t.json: no usable judgment" in (tmp_path / "out" / "report.md").read_text("utf-8")
 
 
+def test_an_input_of_bad_records_beside_a_good_one(statutes: tuple[Path, Path],
+                                                   tmp_path: Path) -> None:
+    bad = write_lines(tmp_path / "bad.json", [good("x", fd=""), good("y", fd="")])
+    result = _with_good(statutes, tmp_path, bad)
+    assert result.exit_code == 1, result.output
+    assert ("failed: bad.json: no usable judgment: all 2 records rejected (empty_field 2)"
+            in result.output)
+    assert exported_ids(tmp_path / "out") == set(GOOD_IDS)
+    again = _with_good(statutes, tmp_path, bad)  # unchanged: same verdict, nothing rebuilt
+    assert again.exit_code == 1 and "unchanged" in again.output
+    assert "failed: bad.json: no usable judgment" in again.output
+
+
 def _with_good(statutes: tuple[Path, Path], tmp_path: Path, bad: Path) -> Result:
     src = write_lines(tmp_path / "good.json", list(map(good, GOOD_IDS)))
     return run(statutes, tmp_path / "out", bad, src)
