@@ -21,8 +21,8 @@ from buildds.schema.evaluation import ChatRequest, ChatResult
 __all__ = ["DEADLINE_ERROR", "Deadline", "answer", "progress_bar", "run_backend"]
 
 #: the error of a request abandoned at the run's deadline (``{seconds}``)
-DEADLINE_ERROR = ("abandoned: the run reached its deadline of {seconds:g} s (--deadline); "
-                  "a re-run sends only what is not answered yet")
+DEADLINE_ERROR = ("abandoned: the run reached its deadline of {seconds:g} s (--deadline) "
+                  "before this request was answered")
 
 
 class Deadline:

@@ -492,19 +492,20 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     }
     report.manifest = out / "manifest.json"
     write(report.manifest, _json(manifest))
-    report.warnings = _warnings(the_task, scored_items, deadline)
+    report.warnings = _warnings(the_task, scored_items, deadline, cached=use_cache)
     report.abandoned = deadline.abandoned if deadline is not None else 0
     return report
 
 
-def _warnings(task: Any, items: Sequence[Mapping[str, Any]],
-              deadline: Deadline | None) -> list[str]:
+def _warnings(task: Any, items: Sequence[Mapping[str, Any]], deadline: Deadline | None, *,
+              cached: bool) -> list[str]:
     """What the console should say besides the summary line."""
     out = []
     if deadline is not None and deadline.abandoned:
+        resume = ("run the same command again to resume (answers so far are cached)" if cached
+                  else "without the cache (--no-cache) a re-run sends every request again")
         out.append(f"the run reached its deadline of {deadline.seconds:g} s: "
-                   f"{deadline.abandoned} request(s) abandoned as per-sample errors; "
-                   "run the same command again to resume (answers so far are cached)")
+                   f"{deadline.abandoned} request(s) abandoned as per-sample errors; {resume}")
     refused = sorted({e for e in (task.item_error(it) for it in items) if e})
     out += [f"not evaluated: {e}" for e in refused]
     return out

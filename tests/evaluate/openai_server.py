@@ -19,6 +19,7 @@ What it answers is scripted by markers in the last user message:
 ``[big:N]``        answer N bytes (``x`` repeated)
 ``[gzip:N]``       answer N bytes, gzip-compressed (``Content-Encoding: gzip``)
 ``[huge-length]``  claim ``Content-Length: 10**12``, send one byte and hold the connection
+``[trickle:S]``    send the answer one byte every S seconds (a slow-loris server)
 =================  =========================================================
 
 It records, per prompt, how many requests it received (``counts``), the Authorization
@@ -39,7 +40,7 @@ from typing import Any, Self
 
 __all__ = ["OpenAITestServer"]
 
-MARKER = re.compile(r"\[(answer|bad|fail|stall|latency|echo-auth|big|gzip|huge-length)"
+MARKER = re.compile(r"\[(answer|bad|fail|stall|latency|echo-auth|big|gzip|huge-length|trickle)"
                     r"(?::([^\]]*))?\]")
 BAD_ANSWER = "1. Explanation: the statement follows from the cited article."
 REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests",
@@ -180,6 +181,10 @@ class OpenAITestServer:
                     return 200, {"Content-Encoding": "gzip"}, gzip.compress(data)
                 elif kind == "huge-length":
                     return 200, {"Content-Length": str(10**12)}, b"{"
+                elif kind == "trickle":
+                    data = json.dumps(_completion(request.get("model", "test"), answer,
+                                                  prompt)).encode()
+                    return 200, {"X-Trickle": arg}, data
                 if kind == "answer":
                     answer = arg
                 elif kind == "bad":
@@ -266,13 +271,27 @@ class _Connection(asyncio.Protocol):
             return
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         length = extra.pop("Content-Length", str(len(data)))
+        trickle = float(extra.pop("X-Trickle", 0) or 0)
         head = [f"HTTP/1.1 {status} {REASONS.get(status, 'Status')}",
                 "Content-Type: application/json", f"Content-Length: {length}"]
         head += [f"{k}: {v}" for k, v in extra.items()]
+        raw_head = ("\r\n".join(head) + "\r\n\r\n").encode()
+        if trickle and self.transport is not None:  # the head, then one byte at a time
+            self.transport.write(raw_head)
+            raw_head = b""
+            for i in range(len(data)):
+                try:
+                    await asyncio.sleep(trickle)
+                except asyncio.CancelledError:
+                    return
+                if self.transport is None:
+                    return
+                self.transport.write(data[i : i + 1])
+            data = b""
         self.task = None
         if self.transport is None:
             return
-        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        self.transport.write(raw_head + data)
         if not self.server.keep_alive or headers.get("connection", "").lower() == "close":
             self.close()
             return

@@ -182,6 +182,17 @@ def test_timeout_and_max_attempts_bound_a_stalled_request(http_client):
     assert result.error == "timeout (gave up after 3 tries)"
 
 
+def test_timeout_bounds_a_try_as_a_whole_against_a_trickling_server(http_client):
+    """One byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole try does."""
+    with OpenAITestServer() as server:
+        started = time.monotonic()
+        [result] = _ask(_backend(server, http_client, timeout_s=0.5, max_attempts=2),
+                        "[trickle:0.1]")
+        assert time.monotonic() - started < 4.0
+        assert server.total == 2
+    assert result.error == "timeout (gave up after 2 tries)"
+
+
 LIMIT_ERROR = "response larger than the limit of 5,000 bytes (raise it with --max-response-bytes)"
 
 
