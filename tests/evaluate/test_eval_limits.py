@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from buildds.commands.eval import Seconds, eval_cmd
 from buildds.evaluate.backends.http_transport import (
+    ProtocolError,
     ResponseReader,
     ResponseTooLarge,
     decode_body,
@@ -226,6 +227,15 @@ def test_response_reader_limits_every_body_kind():
         feed(until_close, b"a")
     reply = ResponseReader(100).feed(head + b"Content-Length: 100\r\n\r\n" + b"a" * 100)
     assert reply is not None and reply.body == b"a" * 100
+    # a chunk-size line or trailers that never end do not grow the buffer without bound
+    endless = ResponseReader(100)
+    feed(endless, head + b"Transfer-Encoding: chunked\r\n\r\n")
+    with pytest.raises(ProtocolError, match="chunk size line too long"):
+        feed(endless, b"0" * 5000)
+    trailers = ResponseReader(100)
+    feed(trailers, head + b"Transfer-Encoding: chunked\r\n\r\n0\r\nX-T: 1\r\n")
+    with pytest.raises(ProtocolError, match="trailers too long"):
+        feed(trailers, b"X-T: 1\r\n" * 10000)
 
 
 def test_gzip_bomb_is_cut_at_the_limit():

@@ -52,6 +52,10 @@ __all__ = [
 USER_AGENT = f"buildds/{__version__}"
 #: bytes of one response, at most (before and after decoding); ``--max-response-bytes``
 DEFAULT_MAX_RESPONSE_BYTES = LIMITS["response_bytes"].default
+#: bytes of a response head (status line and headers) or of its trailers, at most
+_MAX_HEAD = 65536
+#: bytes of one chunk-size line (the size and any extensions), at most
+_MAX_LINE = 4096
 
 
 class Failure(Exception):
@@ -183,7 +187,7 @@ class ResponseReader:
         while True:
             end = self.buffer.find(b"\r\n\r\n")
             if end < 0:
-                if len(self.buffer) > 65536:
+                if len(self.buffer) > _MAX_HEAD:
                     raise ProtocolError("response head too long")
                 return False
             status_line, *lines = self.buffer[:end].decode("latin-1").split("\r\n")
@@ -226,7 +230,9 @@ class ResponseReader:
     def _read_chunks(self) -> Reply | None:
         while True:
             line_end = self.buffer.find(b"\r\n")
-            if line_end < 0:
+            if line_end < 0 or line_end > _MAX_LINE:
+                if len(self.buffer) > _MAX_LINE:  # a size line that never ends
+                    raise ProtocolError("chunk size line too long")
                 return None
             try:
                 size = int(self.buffer[:line_end].split(b";", 1)[0], 16)
@@ -235,6 +241,8 @@ class ResponseReader:
             if size == 0:  # the last chunk, then optional trailers and an empty line
                 end = self._trailers_end(line_end + 2)
                 if end < 0:
+                    if len(self.buffer) > _MAX_HEAD:
+                        raise ProtocolError("response trailers too long")
                     return None
                 del self.buffer[:end]
                 return self._reply(b"".join(self._chunks))
