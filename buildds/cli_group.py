@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -50,8 +51,10 @@ class MainGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            # a second Ctrl-C must not break off the clean-up half-way
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            # a second Ctrl-C must not break off the clean-up half-way (only the main
+            # thread may set handlers; elsewhere there is no Ctrl-C to ignore)
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
             from buildds.workers import stop_all_pools
 
             stop_all_pools()
