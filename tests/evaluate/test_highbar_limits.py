@@ -103,11 +103,19 @@ def test_refused_documents_on_the_command_line(hostile_taskset, tmp_path):
                                "samples.jsonl").read_text(encoding="utf-8")
 
 
-def test_fingerprint_of_good_task_sets_is_unchanged_by_the_checks(tmp_path):
-    write_task(tmp_path / "a", "t1")
-    ts = load_taskset(tmp_path / "a")
-    assert [t.error for t in ts.tasks] == [None]
-    assert ts.tasks[0].documents[0].text.startswith("1. Either party")
+def test_the_key_of_a_set_with_a_refused_task_does_not_depend_on_where_it_lies(tmp_path):
+    outside = tmp_path / "secret.txt"
+    outside.write_text(SECRET_TEXT, encoding="utf-8")
+    keys = []
+    for where in ("a", "b/c"):
+        write_task(tmp_path / where, "t1")
+        t2 = write_task(tmp_path / where, "t2")
+        (t2 / "documents" / "passwd.txt").symlink_to(outside)
+        ts = load_taskset(tmp_path / where)
+        assert [t.error is None for t in ts.tasks] == [True, False]
+        assert ts.tasks[1].documents == ()
+        keys.append(ts.fingerprint["test_sha256"])
+    assert keys[0] == keys[1]
 
 
 def test_a_yaml_file_leading_out_stops_the_load(tmp_path):

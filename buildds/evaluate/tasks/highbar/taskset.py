@@ -509,7 +509,9 @@ def _fingerprint(root: Path, tasks: list[HighBarTaskSpec], rubrics: FormRubrics,
                    "criteria": [c.model_dump() for c in t.criteria],
                    "documents": [[d.name, d.sha256] for d in t.documents],
                    "max_tokens": t.max_tokens, "answer_key": t.answer_key,
-                   **({"error": t.error} if t.error else {})} for t in tasks],
+                   # refused: a task without its documents (not the message: it holds
+                   # absolute paths, and the key must not change when the set is moved)
+                   **({"refused": True} if t.error else {})} for t in tasks],
         "rubrics": rubrics.model_dump(),
     }
     digest = hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
