@@ -107,7 +107,9 @@ def parse_line(line: int, text: str) -> JsonLine | LineReject:
         return LineReject(line, "malformed_json", f"line {line}: {exc}")
     if not isinstance(value, dict):
         return _not_an_object(line, value)
-    if "\\u" in text:  # escapes: the only way to a control character or a lone surrogate
+    # an escape is the only way to a control character or a lone surrogate here (a raw one
+    # is bad JSON); a lone backslash is cheaper to look for than the pair
+    if "\\" in text and "\\u" in text:
         bad_string = _escaped_control(line, value)
         if bad_string is not None:
             return bad_string

@@ -54,20 +54,26 @@ def _decoder(digit_limit: int) -> json.JSONDecoder:
 def _number_parsers(digit_limit: int) -> tuple[Any, Any]:
     """(parse_int, parse_float) refusing numbers of more than ``digit_limit`` digits."""
 
-    def number(kind: type) -> Any:
-        def parse(token: str) -> Any:
-            if len(token) > digit_limit:  # only then can it have too many digits
-                digits = sum(c.isdigit() for c in token)
-                if digits > digit_limit:
-                    raise JsonLimitError(f"a number of {digits} digits exceeds the limit of "
-                                         f"{digit_limit}")
-            value = kind(token)
-            if kind is float and value in (float("inf"), float("-inf")):
-                raise JsonLimitError(f"{token} is out of the range of a float")
-            return value
-        return parse
+    def check(token: str) -> None:
+        digits = sum(c.isdigit() for c in token)
+        if digits > digit_limit:
+            raise JsonLimitError(f"a number of {digits} digits exceeds the limit of "
+                                 f"{digit_limit}")
 
-    return number(int), number(float)
+    def parse_int(token: str) -> int:
+        if len(token) > digit_limit:  # only then can it have too many digits
+            check(token)
+        return int(token)
+
+    def parse_float(token: str) -> float:
+        if len(token) > digit_limit:
+            check(token)
+        value = float(token)
+        if value in (float("inf"), float("-inf")):
+            raise JsonLimitError(f"{token} is out of the range of a float")
+        return value
+
+    return parse_int, parse_float
 
 
 def loads_strict(text: str | bytes, *, max_depth: int | None = None,
