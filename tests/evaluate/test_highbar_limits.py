@@ -130,11 +130,16 @@ def test_a_yaml_file_leading_out_stops_the_load(tmp_path):
     assert str(folder / "criteria.yaml") in str(err.value)
 
 
-def test_a_fifo_instructions_file_is_refused_not_read(tmp_path):
+@pytest.mark.parametrize("name", ["instructions.md", "task.yaml", "criteria.yaml"])
+def test_a_fifo_task_file_is_refused_not_read(tmp_path, name):
     folder = write_task(tmp_path, "t1", instructions=None)
-    os.mkfifo(folder / "instructions.md")
-    with pytest.raises(BuildError, match="named pipe"):
+    (folder / name).unlink(missing_ok=True)
+    os.mkfifo(folder / name)
+    started = time.monotonic()
+    with pytest.raises(BuildError, match="named pipe") as err:
         load_taskset(tmp_path)
+    assert str(folder / name) in str(err.value)
+    assert time.monotonic() - started < 2.0
 
 
 # --------------------------------------------------------------------------- replay files

@@ -473,9 +473,9 @@ def _task_folders(root: Path) -> list[Path]:
     for sub in sorted(root.iterdir()):
         if not sub.is_dir() or sub.name.startswith((".", "_")):
             continue
-        if (sub / "task.yaml").is_file():
+        if _exists(sub / "task.yaml"):  # a FIFO or a link is refused by name when read
             folders.append(sub)
-        elif (sub / "criteria.yaml").is_file() or (sub / "instructions.md").is_file():
+        elif _exists(sub / "criteria.yaml") or _exists(sub / "instructions.md"):
             raise BuildError("missing file", source=str(sub / "task.yaml"))
     return folders
 
