@@ -95,9 +95,10 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
     the first failed files are named here with their reason.
 
     Exit codes: 0 built (failed files are listed; they fail the run only with --strict);
-    1 a requested year/subject has no files, --strict found a problem, or the run could not
-    start (no inputs at all, an --out that would lose years without --replace); 2 a bad
-    option (--balance, --subjects, a missing --corrections folder).
+    1 a requested year/subject has no files, no booklet could be built, the dataset was not
+    exported (validation failed), --strict found a problem, or the run could not start (no
+    inputs at all, an --out that would lose years without --replace); 2 a bad option
+    (--balance, --subjects, a missing --corrections folder).
 
     \b
     Examples:
@@ -125,7 +126,10 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
 
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
-    if report.missing or (strict and report.problem_count):
+    dataset = report.dataset
+    not_exported = dataset is not None and not (dataset.exported or dataset.unchanged)
+    if report.missing or report.xml_files == 0 or not_exported or (strict and
+                                                                   report.problem_count):
         sys.exit(1)
 
 

@@ -37,7 +37,7 @@ __all__ = ["contracts"]
 @click.option("--max-pages", type=click.IntRange(min=1), default=LIMITS["pages"].default,
               show_default=True, help="Pages (or image frames) a document may have; a longer "
               "one is a failed file.")
-@click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read.")
+@click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read (without it, only when none could).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
               view: str, labels: Path | None, password: str | None, seed: int,
@@ -49,6 +49,10 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
     rejects.jsonl under --out. With --annotations the splits are evaluation and development
     (clause classification: labels per clause; clause revision: ai_alert, guidelines,
     reference_revision); without, one split "clauses" to annotate.
+
+    Exit codes: 0 built (failed files are named here and in the report; they fail the run
+    only with --strict); 1 no file could be read, or --strict and a file failed; 2 a bad
+    option or a missing input path.
 
     \b
     Example:
@@ -73,5 +77,5 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
                    for f in report.files if f["status"] == "failed"
                    for p in f["problems"][:1] or [{"message": "could not be read"}]],
                   report=out / "report.md")
-    if strict and report.failed:
-        sys.exit(1)
+    if report.failed and (strict or report.failed == len(report.files)):
+        sys.exit(1)  # --strict: any failed file; always: when no file could be read
