@@ -48,6 +48,10 @@ class MainGroup(click.Group):
     """A click group mapping OSError to a one-line error and Ctrl-C to exit 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from buildds.safeio.limits import ENV_VAR, OVERRIDE_ERRORS
+
+        if OVERRIDE_ERRORS and ctx.protected_args:  # not for --help/--version alone
+            raise click.UsageError(f"{ENV_VAR}: " + "; ".join(OVERRIDE_ERRORS))
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:

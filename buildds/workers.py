@@ -153,7 +153,26 @@ def stop_pool(pool: ProcessPoolExecutor, *, grace: float = 2.0) -> None:
             if proc.is_alive():
                 proc.kill()
                 proc.join(1.0)
+    _forget_manager_thread(pool, timeout=grace)
     _LIVE.discard(pool)
+
+
+def _forget_manager_thread(pool: ProcessPoolExecutor, *, timeout: float) -> None:
+    """Let the pool's manager thread see its dead workers and end, and take it off
+    concurrent.futures' exit hook: that hook wakes every manager it knows through a pipe,
+    which may already be closed after a terminate — printing "Exception ignored … Bad file
+    descriptor" after our one-line "interrupted"."""
+    import concurrent.futures.process as cf_process
+
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is None:
+        return
+    with contextlib.suppress(Exception):
+        thread.join(timeout)
+    wakeups = getattr(cf_process, "_threads_wakeups", None)
+    if wakeups is not None and not thread.is_alive():
+        with contextlib.suppress(Exception):
+            wakeups.pop(thread, None)
 
 
 def stop_all_pools() -> None:

@@ -23,6 +23,7 @@ BASE: dict[str, list[str]] = {
     "contracts": ["{file}", "--out", "{out}", "-q"],
     "judgments": ["{file}", "--out", "{out}", "-q"],
     "eval": ["{empty_dir}", "--model", "majority", "--out", "{out}", "-q"],
+    "limits": [],
 }
 
 

@@ -166,7 +166,7 @@ def check_zip(zf: zipfile.ZipFile, name: str, *, max_total: int = MAX_TOTAL,
     infos = zf.infolist()
     if len(infos) > max_members:
         raise LimitExceeded("number of zip members", f"{len(infos):,}", f"{max_members:,}",
-                            source=name)
+                            option=LIMITS["archive_members"].how_to_raise, source=name)
     total = 0
     for info in infos:
         if _unsafe_name(info.filename):
@@ -181,14 +181,16 @@ def check_zip(zf: zipfile.ZipFile, name: str, *, max_total: int = MAX_TOTAL,
             raise LimitExceeded(
                 f"zip member {info.filename} expands {info.compress_size:,} → "
                 f"{info.file_size:,} bytes (a zip bomb?): ratio", f"{ratio:,.0f}",
-                f"{max_ratio:,}", source=name)
+                f"{max_ratio:,}", option=LIMITS["archive_ratio"].how_to_raise, source=name)
         if info.file_size > max_member:
             raise LimitExceeded(f"zip member {info.filename} (a zip bomb?) declares",
                                 f"{info.file_size:,} bytes", f"{max_member:,} bytes",
+                                option=LIMITS["archive_member_bytes"].how_to_raise,
                                 source=name)
     if total > max_total:
         raise LimitExceeded("zip members (a zip bomb?) expand in total to",
-                            f"{total:,} bytes", f"{max_total:,} bytes", source=name)
+                            f"{total:,} bytes", f"{max_total:,} bytes",
+                            option=LIMITS["archive_total_bytes"].how_to_raise, source=name)
 
 
 def open_ooxml(path: str | Path, *, source_path: str | None = None, max_total: int = MAX_TOTAL,

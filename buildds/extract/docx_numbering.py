@@ -312,8 +312,9 @@ class Numbering:
                     return ilvl
         return 0
 
-    def _limit(self, what: str, value: int, limit: int) -> LimitExceeded:
-        return LimitExceeded(what, f"{value:,}", f"{limit:,}", source=self.source)
+    def _limit(self, what: str, value: int, limit: int, name: str) -> LimitExceeded:
+        return LimitExceeded(what, f"{value:,}", f"{limit:,}", source=self.source,
+                             option=LIMITS[name].how_to_raise)
 
     def render(self, nid: str, ilvl: int, state: Counters) -> str | None:
         """The number of a paragraph in list ``nid`` at level ``ilvl``, counting it in
@@ -327,7 +328,7 @@ class Numbering:
         if lvl is None:
             return None
         if ilvl > MAX_LEVEL:
-            raise self._limit("list level (w:ilvl)", ilvl, MAX_LEVEL)
+            raise self._limit("list level (w:ilvl)", ilvl, MAX_LEVEL, "numbering_level")
         key = ("num", nid) if starts else ("abstract", aid)
         counters = state.values.setdefault(key, {})
         if starts and nid not in state.started:
@@ -341,7 +342,7 @@ class Numbering:
 
         counters[ilvl] = counters[ilvl] + 1 if ilvl in counters else start_of(ilvl)
         if abs(counters[ilvl]) > MAX_VALUE:
-            raise self._limit("list number value", counters[ilvl], MAX_VALUE)
+            raise self._limit("list number value", counters[ilvl], MAX_VALUE, "numbering_value")
         for k in [k for k in counters if k > ilvl]:
             restart = levels[k].restart if k in levels else None
             if restart is None or (restart != 0 and ilvl < restart):
@@ -353,7 +354,7 @@ class Numbering:
             ref = int(m[1]) - 1
             value = counters.get(ref, start_of(ref))
             if abs(value) > MAX_VALUE:
-                raise self._limit("list number value", value, MAX_VALUE)
+                raise self._limit("list number value", value, MAX_VALUE, "numbering_value")
             ref_fmt = levels[ref].fmt if ref in levels else "decimal"
             if lvl.legal and ref_fmt not in ("decimalFullWidth", "decimalFullWidth2"):
                 ref_fmt = "decimal"
@@ -361,10 +362,11 @@ class Numbering:
 
         if len(lvl.text) > MAX_CHARS:  # the whole text repeats on every paragraph
             raise self._limit("length of the list number text (w:lvlText)", len(lvl.text),
-                              MAX_CHARS)
+                              MAX_CHARS, "numbering_chars")
         number = re.sub(r"%([1-9])", repl, lvl.text).strip()
         if len(number) > MAX_CHARS:
-            raise self._limit("length of the rendered list number", len(number), MAX_CHARS)
+            raise self._limit("length of the rendered list number", len(number), MAX_CHARS,
+                              "numbering_chars")
         return number or None
 
 

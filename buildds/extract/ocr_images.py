@@ -37,8 +37,8 @@ def _check_pixels(frame: Any, name: str, number: int) -> None:
     if width * height > MAX_PAGE_PIXELS:
         raise LimitExceeded(f"image frame of {width:,} × {height:,} pixels has",
                             f"{width * height:,} pixels",
-                            f"{MAX_PAGE_PIXELS:,} pixels ({LIMITS['page_pixels'].name})",
-                            source=name, page=number)
+                            f"{MAX_PAGE_PIXELS:,} pixels",
+                            option=LIMITS["page_pixels"].how_to_raise, source=name, page=number)
 
 
 @contextlib.contextmanager
@@ -57,7 +57,8 @@ def _open_image(path: Path, name: str) -> Iterator[Any]:
             img = Image.open(fh)
         except Image.DecompressionBombError as exc:
             raise LimitExceeded("image", "of more pixels than PIL decodes",
-                                f"{MAX_PAGE_PIXELS:,} pixels ({LIMITS['page_pixels'].name})",
+                                f"{MAX_PAGE_PIXELS:,} pixels",
+                                option=LIMITS["page_pixels"].how_to_raise,
                                 source=name) from exc
         with img:
             yield img

@@ -51,7 +51,8 @@ def page_dpi(width: float, height: float, dpi: float, *, name: str, page: int,
         raise LimitExceeded(
             f"page of {width:,.0f} × {height:,.0f} pt rendered for OCR at {MIN_OCR_DPI} dpi "
             "(the least that reads well) would have", f"{at_min:,} pixels",
-            f"{max_pixels:,} pixels ({LIMITS['page_pixels'].name})", source=name, page=page)
+            f"{max_pixels:,} pixels", option=LIMITS["page_pixels"].how_to_raise, source=name,
+            page=page)
     return float(fitting)
 
 

@@ -120,7 +120,8 @@ def read_side_file(path: str | Path) -> str:
     file and the byte offset."""
     from buildds.safeio.limits import LIMITS
 
-    data = read_bytes_limited(path, max_bytes=LIMITS["side_file_bytes"].default)
+    data = read_bytes_limited(path, max_bytes=LIMITS["side_file_bytes"].default,
+                              option=LIMITS["side_file_bytes"].how_to_raise)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -58,7 +58,8 @@ def _number_parsers(digit_limit: int) -> tuple[Any, Any]:
         digits = sum(c.isdigit() for c in token)
         if digits > digit_limit:
             raise JsonLimitError(f"a number of {digits} digits exceeds the limit of "
-                                 f"{digit_limit}")
+                                 f"{digit_limit} (raise it with "
+                                 f"{LIMITS['json_number_digits'].how_to_raise})")
 
     def parse_int(token: str) -> int:
         if len(token) > digit_limit:  # only then can it have too many digits
@@ -92,10 +93,12 @@ def loads_strict(text: str | bytes, *, max_depth: int | None = None,
     try:
         value = _decoder(digit_limit).decode(text)
     except RecursionError:
-        raise JsonLimitError(f"nesting deeper than the limit of {depth_limit} levels") from None
+        raise JsonLimitError(f"nesting deeper than the limit of {depth_limit} levels (raise "
+                             f"it with {LIMITS['json_depth'].how_to_raise})") from None
     if may_be_deep:
         depth = json_depth(value)
         if depth > depth_limit:
             raise JsonLimitError(f"nesting of {depth} levels exceeds the limit of "
-                                 f"{depth_limit}")
+                                 f"{depth_limit} (raise it with "
+                                 f"{LIMITS['json_depth'].how_to_raise})")
     return value

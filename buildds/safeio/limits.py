@@ -1,17 +1,25 @@
 """Every limit on work that an input can multiply, with its default and the option that
 raises it. A limit that is hit raises :class:`buildds.errors.LimitExceeded` (or, inside a
 per-document stage, becomes that document's problem), whose message names the input, the
-value, the limit and the option.
+value, the limit and how to raise it (:attr:`Limit.how_to_raise`).
 
-Modules read their default from :data:`LIMITS` so that the README's table, ``--help`` and
-the code cannot disagree.
+Modules read their value from :data:`LIMITS` so that the README's table, ``--help``,
+``buildds limits`` and the code cannot disagree. Every limit can be set for a run with the
+environment variable ``BUILDDS_LIMITS`` (``name=value,name=value``; values are whole
+numbers, ``_`` allowed, or with a K/M/G suffix for powers of 1024), read when this module
+is imported, so worker processes see the same values; the common ones also have a command
+option (``--max-pages`` …), which wins for that command.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import re
+from dataclasses import dataclass, replace
 
-__all__ = ["LIMITS", "Limit"]
+__all__ = ["ENV_VAR", "LIMITS", "OVERRIDE_ERRORS", "Limit", "parse_overrides"]
+
+ENV_VAR = "BUILDDS_LIMITS"
 
 
 @dataclass(frozen=True)
@@ -21,6 +29,11 @@ class Limit:
     unit: str
     option: str | None
     what: str
+
+    @property
+    def how_to_raise(self) -> str:
+        """The command option when there is one, else the environment setting."""
+        return self.option or f"{ENV_VAR}={self.name}=N"
 
 
 _ALL = [
@@ -50,4 +63,34 @@ _ALL = [
     Limit("pages", 1_000, "pages", "--max-pages", "pages (or image frames) of one document"),
 ]
 
-LIMITS: dict[str, Limit] = {lim.name: lim for lim in _ALL}
+_SUFFIX = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
+_VALUE_RE = re.compile(r"^\s*([0-9][0-9_]*)\s*([KMG]?)(?:I?B)?\s*$", re.IGNORECASE)
+
+
+def parse_overrides(text: str, known: dict[str, Limit]) -> tuple[dict[str, int], list[str]]:
+    """``name=value`` pairs of :data:`ENV_VAR` → (values, errors naming each bad pair)."""
+    values: dict[str, int] = {}
+    errors: list[str] = []
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        match = _VALUE_RE.match(raw)
+        if not sep or name not in known:
+            errors.append(f"{pair!r}: not NAME=VALUE with a known limit name "
+                          f"({', '.join(sorted(known))})")
+        elif not match or int(match.group(1).replace("_", "") or 0) < 1:
+            errors.append(f"{pair!r}: the value must be a whole number of at least 1 "
+                          "(K/M/G suffixes allowed)")
+        else:
+            values[name] = int(match.group(1).replace("_", "")) * _SUFFIX[match.group(2).upper()]
+    return values, errors
+
+
+_DEFAULTS: dict[str, Limit] = {lim.name: lim for lim in _ALL}
+_OVERRIDES, OVERRIDE_ERRORS = parse_overrides(os.environ.get(ENV_VAR, ""), _DEFAULTS)
+
+#: every limit with the value in force for this process (default, or from BUILDDS_LIMITS)
+LIMITS: dict[str, Limit] = {name: replace(lim, default=_OVERRIDES.get(name, lim.default))
+                            for name, lim in _DEFAULTS.items()}
+#: the built-in defaults, whatever BUILDDS_LIMITS says
+DEFAULTS = _DEFAULTS

@@ -74,7 +74,8 @@ def test_odt_bomb_is_refused_before_libreoffice_sees_it(tmp_path: Path,
     message = str(info.value)
     assert message.startswith(f"{bomb}: zip member content.xml expands ")
     assert "300,000,000 bytes (a zip bomb?): ratio" in message
-    assert message.endswith("exceeds the limit of 100")
+    assert message.endswith("exceeds the limit of 100 (raise it with "
+                            "BUILDDS_LIMITS=archive_ratio=N)")
 
 
 def test_docx_member_over_the_per_member_limit(tmp_path: Path) -> None:
@@ -138,7 +139,8 @@ def test_numbering_value_over_the_limit(tmp_path: Path) -> None:
     assert time.perf_counter() - started < 30
     assert run["result"] == [
         f"LimitExceeded: {path}: body paragraph 1: list number value {shown} exceeds the limit "
-        "of 1,000,000" for path, (_, _, shown) in zip(paths, NUMBERING_CASES, strict=True)]
+        "of 1,000,000 (raise it with BUILDDS_LIMITS=numbering_value=N)"
+        for path, (_, _, shown) in zip(paths, NUMBERING_CASES, strict=True)]
     assert run["delta_mb"] < 50, run
 
 
@@ -175,7 +177,7 @@ def test_page_dpi_fits_the_pixel_limit() -> None:
     assert str(info.value) == (
         "a.pdf, page 3: page of 14,400 × 14,400 pt rendered for OCR at 150 dpi (the least that "
         "reads well) would have 900,000,000 pixels exceeds the limit of 50,000,000 pixels "
-        "(page_pixels)")
+        "(raise it with BUILDDS_LIMITS=page_pixels=N)")
 
 
 @pytest.mark.ocr
@@ -225,7 +227,7 @@ def test_image_frame_over_the_pixel_limit(tmp_path: Path) -> None:
         image_frames(path, "big.png")
     assert str(info.value) == ("big.png, page 1: image frame of 8,000 × 8,000 pixels has "
                                "64,000,000 pixels exceeds the limit of 50,000,000 pixels "
-                               "(page_pixels)")
+                               "(raise it with BUILDDS_LIMITS=page_pixels=N)")
 
 
 # --------------------------------------------------------------------------- pages per document

@@ -101,13 +101,13 @@ def test_contracts_hostile_files_fail_alone(tmp_path: Path) -> None:
         "limit_exceeded: zip member word/document.xml expands")
     assert message(got["numbers.docx"]) == (
         "limit_exceeded: body paragraph 1: list number value 100,000,000,000 exceeds the "
-        "limit of 1,000,000")
+        "limit of 1,000,000 (raise it with BUILDDS_LIMITS=numbering_value=N)")
     assert message(got["blank.pdf"]) == ("limit_exceeded: number of pages 1,001 exceeds the "
                                          "limit of 1,000 (raise it with --max-pages)")
     assert message(got["huge.pdf"]) == (
         "limit_exceeded: page of 14,400 × 14,400 pt rendered for OCR at 150 dpi (the least that "
         "reads well) would have 900,000,000 pixels exceeds the limit of 50,000,000 pixels "
-        "(page_pixels)")
+        "(raise it with BUILDDS_LIMITS=page_pixels=N)")
     assert got["huge.pdf"]["problems"][0]["page"] == 1
     assert not (out / "documents" / "numbers.docx.json").exists()
 
@@ -151,7 +151,8 @@ def test_contracts_batch_pool_limits(tmp_path: Path) -> None:
                               "found no text on 300 page(s))")]],
         ["huge.pdf", False, [("page of 14,400 × 14,400 pt rendered for OCR at 150 dpi (the "
                              "least that reads well) would have 900,000,000 pixels exceeds "
-                             "the limit of 50,000,000 pixels (page_pixels)")]],
+                             "the limit of 50,000,000 pixels (raise it with "
+                             "BUILDDS_LIMITS=page_pixels=N)")]],
         ["pipe.png", False, [("cannot read file (is a named pipe (FIFO), not a regular file; "
                              "refusing to read it)")]],
         ["long.pdf", False, [("number of pages 301 exceeds the limit of 300 (raise it with "
