@@ -8,14 +8,13 @@ used silently.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.pipeline import sha256_file
-from buildds.safeio import check_regular_file
+from buildds.safeio import check_regular_file, loads_strict, read_side_file
 from buildds.schema import SUBJECTS, Problem
 
 __all__ = [
@@ -82,8 +81,8 @@ def _load_manifest(raw: Path) -> list[dict]:
     if not path.exists():
         return []
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        data = loads_strict(read_side_file(path))
+    except ValueError as exc:  # JSONDecodeError and the JSON limits
         raise ExtractError(f"manifest is not valid JSON ({exc})", source=str(path)) from exc
     entries = data.get("files", data) if isinstance(data, dict) else data
     return [e for e in entries if isinstance(e, dict)]
@@ -136,8 +135,10 @@ def discover_exam_files(
                         stage="discover", code=f"missing-{kind}",
                         message=f"{what} not found: {path}{hint}", source=rel))
                     continue
-                try:  # a FIFO or a link to /dev/zero would hang the checksum and the reader
-                    check_regular_file(path)
+                # a FIFO or a link to /dev/zero would hang the checksum and the reader; a link
+                # out of --raw (/etc/shadow) would have its first bytes quoted in the report
+                try:
+                    check_regular_file(path, root=raw)
                 except ExtractError as exc:
                     entry.problems.append(Problem(stage="discover", code="not-a-regular-file",
                                                   message=exc.message, source=rel))

@@ -39,6 +39,7 @@ class Limit:
 _ALL = [
     Limit("json_depth", 64, "levels", None, "nesting depth of one JSON value"),
     Limit("json_number_digits", 100, "digits", None, "digits of one JSON number"),
+    Limit("yaml_depth", 64, "levels", None, "nesting depth of a YAML file"),
     Limit("side_file_bytes", 64 * 1024 * 1024, "bytes", None,
           "bytes of one manifest, corrections, annotations, rejects or profile file"),
     # eval (evaluate/backends/http_transport.py, evaluate/tasks/highbar/taskset.py)

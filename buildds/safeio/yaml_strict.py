@@ -1,5 +1,6 @@
 """YAML as an input: ``yaml.safe_load`` (no tags that build objects) without anchors and
-aliases. Aliases let a few hundred bytes stand for billions of nodes ("billion laughs"):
+aliases, and no deeper than the ``yaml_depth`` limit (deep nesting would otherwise end in a
+``RecursionError`` inside the composer). Aliases let a few hundred bytes stand for billions of nodes ("billion laughs"):
 safe_load shares them, but everything that walks the result afterwards — pydantic
 validation, a dump, a comparison — pays for every copy. Nothing buildds reads needs them.
 
@@ -13,23 +14,40 @@ from typing import Any
 
 import yaml
 
-__all__ = ["YamlAliasError", "load_yaml_strict"]
+from buildds.safeio.limits import LIMITS
+
+__all__ = ["YamlAliasError", "YamlDepthError", "load_yaml_strict"]
 
 
 class YamlAliasError(yaml.YAMLError):
     """The document uses an alias (``*name``), which buildds does not accept."""
 
 
-class _NoAliasLoader(yaml.SafeLoader):
+class YamlDepthError(yaml.YAMLError):
+    """The document nests deeper than the ``yaml_depth`` limit."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    _depth = 0
+
     def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()
-            mark = event.start_mark
+        event = self.peek_event()
+        mark = event.start_mark
+        if isinstance(event, yaml.events.AliasEvent):
             raise YamlAliasError(f"line {mark.line + 1}: YAML aliases (*{event.anchor}) are "
                                  "not accepted; write the value out")
-        return super().compose_node(parent, index)
+        limit = LIMITS["yaml_depth"]
+        if self._depth >= limit.default:
+            raise YamlDepthError(f"line {mark.line + 1}: nesting deeper than the limit of "
+                                 f"{limit.default} levels (raise it with "
+                                 f"{limit.how_to_raise})")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def load_yaml_strict(text: str | bytes) -> Any:
     """The YAML value of ``text``; :class:`YamlAliasError` when it uses an alias."""
-    return yaml.load(text, Loader=_NoAliasLoader)
+    return yaml.load(text, Loader=_StrictLoader)

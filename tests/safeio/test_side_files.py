@@ -104,3 +104,15 @@ def test_annotations_limits(tmp_path: Path) -> None:
 
 def test_fetch_error_is_a_build_error() -> None:
     assert issubclass(FetchError, BuildError)
+
+
+def test_deep_yaml_is_a_limit_not_a_recursion_error(tmp_path: Path) -> None:
+    (tmp_path / "deep.yaml").write_text("a: " + "[" * 10_000 + "]" * 10_000 + "\n",
+                                        encoding="utf-8")
+    with pytest.raises(TransformError, match=r"deep\.yaml: cannot read corrections: line 1: "
+                                             r"nesting deeper than the limit of 64 levels"):
+        load_corrections(tmp_path)
+    block = "x:\n" + "".join("  " * i + "- \n" for i in range(1, 100))
+    with pytest.raises(yaml.YAMLError, match="line 65: nesting deeper"):
+        load_yaml_strict(block)
+    assert load_yaml_strict("a: " + "[" * 60 + "]" * 60) is not None

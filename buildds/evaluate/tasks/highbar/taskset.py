@@ -71,7 +71,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from buildds.errors import BuildError, ExtractError
 from buildds.pipeline import canonical_json
-from buildds.safeio import LIMITS, check_regular_file, read_bytes_limited
+from buildds.safeio import LIMITS, check_regular_file, load_yaml_strict, read_bytes_limited
 
 __all__ = [
     "CRITERION_KINDS",
@@ -318,7 +318,7 @@ def _exists(path: Path) -> bool:
 def _read_yaml(path: Path, root: Path, max_bytes: int) -> Any:
     text = _read_utf8(path, root, max_bytes)
     try:
-        return yaml.safe_load(text)
+        return load_yaml_strict(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
