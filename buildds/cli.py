@@ -15,7 +15,7 @@ import click
 
 from buildds import __version__
 from buildds.cli_group import MainGroup
-from buildds.cli_types import YearsType
+from buildds.cli_types import Utf8Path, YearsType
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
 
@@ -58,7 +58,7 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
 @click.option("--raw", "raw", type=click.Path(file_okay=False, path_type=Path),
               default=Path("data_raw/jbe"), show_default=True,
               help="Folder with <year>/<subject>-<mondai|seito>.pdf (see data_raw/jbe/README.md).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", type=Utf8Path(file_okay=False, path_type=Path),
               default=Path("build/jbe"), show_default=True, help="Output folder.")
 @click.option("--subjects", default="kenpo,minpo,keiho", show_default=True,
               help="Comma-separated subset of kenpo, minpo, keiho.")
@@ -173,8 +173,8 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
 
 # --------------------------------------------------------------------------- validate
 @main.command("validate")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.argument("path", type=Utf8Path(exists=True, path_type=Path))
+@click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), default=None,
               help="Folder for report.json and report.md (default: validation/ beside the data).")
 @click.option("--balance", default="0.25,0.75", show_default=True, callback=_balance_bounds,
               metavar="LOW,HIGH",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Any
 
 import click
 
-__all__ = ["YearsType", "parse_years"]
+__all__ = ["Utf8Path", "YearsType", "parse_years"]
 
 _PART = re.compile(r"^\s*(\d{4})\s*(?:[-–~]\s*(\d{4}))?\s*$")
 
@@ -38,3 +40,21 @@ class YearsType(click.ParamType):
             return parse_years(str(value))
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
+
+
+class Utf8Path(click.Path):
+    """``click.Path`` for outputs and exported datasets: the path must be UTF-8, since the
+    parquet and Arrow writers (and readers) cannot take a name with undecodable bytes — a
+    clear usage error at once instead of a codec error after the whole build."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        text = os.fspath(value)
+        if isinstance(text, str):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                self.fail(f"{shown!r} is not a UTF-8 path, which the parquet and Arrow "
+                          "libraries need (choose one whose name is UTF-8)", param, ctx)
+        return super().convert(value, param, ctx)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from buildds.cli_types import Utf8Path
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
 
@@ -16,7 +17,7 @@ __all__ = ["contracts"]
 @click.command("contracts", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
               help="Output folder.")
 @click.option("--annotations", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Annotation file (.csv or .jsonl). Without one, the clause "

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import click
 
+from buildds.cli_types import Utf8Path
 from buildds.errors import BuildError
 from buildds.safeio.limits import LIMITS
 
@@ -41,7 +42,7 @@ class Seconds(click.ParamType):
 
 
 @click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("dataset", type=click.Path(exists=True, path_type=Path))
+@click.argument("dataset", type=Utf8Path(exists=True, path_type=Path))
 @click.option("--task", default="jbe", show_default=True, metavar="TASK",
               help="Evaluation task: jbe, clause-classification, clause-revision, "
                    "appellate-review[:detection|classification|correction], highbar.")
@@ -56,7 +57,7 @@ class Seconds(click.ParamType):
               help="Demonstrations (jbe: 0 or 4; clause-revision: 0 or 8); repeatable.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Evaluate only the first N scored items (a smoke test).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
               help="Output folder (samples, metrics, leaderboard, plots, manifest).")
 @click.option("--base-url", default=None,
               help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM).")

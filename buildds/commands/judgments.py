@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from buildds.cli_types import Utf8Path
 from buildds.commands.failures import echo_failures
 from buildds.errors import BuildError
 from buildds.safeio.limits import LIMITS
@@ -39,7 +40,7 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.command("judgments", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
               help="Output folder.")
 @click.option("--profile", type=click.Choice(["cn"]), default="cn", show_default=True,
               help="Statute profile (PRC Criminal Law).")

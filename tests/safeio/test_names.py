@@ -48,3 +48,20 @@ def test_contracts_with_a_name_that_is_not_utf8(tmp_path: Path) -> None:
     sources = {json.loads(line)["source"] for line in
                (out / "clauses.jsonl").read_text("utf-8").splitlines()}
     assert sources == {"\\x8c_\\x96\\xf1.docx", "good.docx"}
+
+
+def test_output_and_dataset_paths_must_be_utf8(tmp_path: Path) -> None:
+    """pyarrow cannot write or read a path with undecodable bytes: a usage error at once,
+    not a codec error after the whole build."""
+    odd = _not_utf8(tmp_path, b"out\xfe", "")
+    odd.mkdir()
+    sample = Path(__file__).resolve().parents[2] / "buildds" / "sample" / "pdf"
+    for argv in (["jbe", "--years", "2025", "--raw", str(sample), "--out", str(odd), "-q"],
+                 ["validate", str(odd)],
+                 ["eval", str(odd), "--model", "majority", "--out", str(tmp_path / "e")],
+                 ["judgments", str(SAMPLE_DOCX), "--out", str(odd)],
+                 ["contracts", str(SAMPLE_DOCX), "--out", str(odd)]):
+        result = CliRunner().invoke(main, argv)
+        assert result.exit_code == 2, (argv, result.output)
+        assert "out\\\\xfe' is not a UTF-8 path, which the parquet and Arrow libraries need" \
+            in result.output, result.output
