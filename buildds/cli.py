@@ -147,7 +147,8 @@ def fetch() -> None:
 @click.option("--years", type=YearsType(), required=True, help="Exam years: 2015-2024 etc.")
 @click.option("--dest", type=click.Path(file_okay=False, path_type=Path),
               default=Path("data_raw/jbe"), show_default=True, help="Where to put the PDFs.")
-@click.option("--manifest", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None,
               help="Manifest of official URLs (default: data_raw/jbe/manifest.json).")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds per request.")

@@ -57,3 +57,13 @@ def test_contracts_exit_codes(tmp_path: Path) -> None:
     mixed = [str(junk), str(good), "--out", str(tmp_path / "b"), "-q"]
     assert CliRunner().invoke(main, ["contracts", *mixed]).exit_code == 0
     assert CliRunner().invoke(main, ["contracts", *mixed, "--strict"]).exit_code == 1
+
+
+def test_contracts_from_unrelated_folders_are_named_absolutely(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.docx"
+    junk.write_text("plain text")
+    result = CliRunner().invoke(main, ["contracts", str(junk), str(SAMPLE_DOCX), "--out",
+                                       str(tmp_path / "o"), "-q"])
+    assert result.exit_code == 0, result.output
+    # the inputs share only "/": names stay absolute rather than losing their leading "/"
+    assert f"failed: {junk}: named .docx but not a Word .docx" in result.output

@@ -102,8 +102,13 @@ class ContractsReport:
 
 
 def _root(inputs: Sequence[Path]) -> Path | None:
+    """The folder the recorded names are relative to: the inputs' common parent, unless that
+    is the filesystem root (names then stay absolute, not '/'-less)."""
     parents = [str(p.parent) for p in inputs]
-    return Path(os.path.commonpath(parents)) if parents else None
+    if not parents:
+        return None
+    common = Path(os.path.commonpath(parents))
+    return None if common == Path(common.anchor) else common
 
 
 def _file_entry(path: Path, name: str, doc: Any, clauses: Sequence[Any],
