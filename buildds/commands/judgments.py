@@ -112,5 +112,13 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
-    if report.failed or (strict and (not report.ok or report.bad_records or report.dropped)):
+    if strict and (not report.ok or report.bad_records or report.dropped):
+        why = [f"{n} {what}" for n, what in ((report.bad_records, "defective record(s) rejected"),
+                                             (report.dropped, "row(s) dropped by validation"))
+               if n]
+        if not report.ok:
+            why.append("validation failed")
+        click.echo(f"--strict: {', '.join(why)} (see {out / 'rejects.jsonl'})", err=True)
+        sys.exit(1)
+    if report.failed:
         sys.exit(1)

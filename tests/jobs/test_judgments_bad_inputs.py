@@ -139,6 +139,7 @@ def test_strict_exits_1_on_a_rejected_record_but_still_exports(
     result = run(statutes, tmp_path / "out", src, extra=("--strict",))
     assert result.exit_code == 1
     assert "(1 rejected: malformed_json 1)" in result.output
+    assert "--strict: 1 defective record(s) rejected (see " in result.output
     assert exported_ids(tmp_path / "out") == set(GOOD_IDS)
 
 
