@@ -17,7 +17,11 @@ Every process pool buildds starts is a :class:`WorkerPool` (a
   (SIGKILL after a grace period) — instead of ``shutdown(wait=True)``, which waits for the
   running work and, at interpreter exit, for every queued item too. Pools still alive are
   tracked, so :func:`stop_all_pools` (the command line calls it on Ctrl-C) can end them
-  even when the exception left them behind in a suspended generator.
+  even when the exception left them behind in a suspended generator;
+* each worker keeps its temporary files (pytesseract's page images, LibreOffice's
+  conversions) in a folder of its own, ``buildds-<parent pid>-<pid>-*`` under the system's
+  temporary folder, removed when the worker exits or is terminated, and by the parent after
+  it stopped a pool — a Ctrl-C leaves no page renders behind.
 """
 
 from __future__ import annotations
@@ -26,13 +30,16 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 __all__ = ["WorkerPool", "stop_all_pools", "stop_pool", "worker_setup"]
@@ -76,13 +83,57 @@ def _child_pids() -> list[int]:
     return found
 
 
+_WORKER_TMP: list[str] = []  # this worker's temporary folder, once made
+
+
+def _worker_tmp_prefix(parent: int | None) -> str:
+    return f"buildds-{parent if parent is not None else 0}-"
+
+
+def _use_own_tmp(parent: int | None) -> None:
+    """Point tempfile (pytesseract) and TMPDIR (programs started) at a folder of this
+    worker's own, removed when the worker ends."""
+    from multiprocessing.util import Finalize
+
+    folder = tempfile.mkdtemp(prefix=f"{_worker_tmp_prefix(parent)}{os.getpid()}-")
+    _WORKER_TMP.append(folder)
+    tempfile.tempdir = folder
+    os.environ["TMPDIR"] = folder
+    Finalize(None, shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True},
+             exitpriority=0)
+
+
+def _remove_worker_tmp() -> None:
+    for folder in _WORKER_TMP:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _terminated(signum: int, frame: object) -> None:
     # the programs a worker started (tesseract, LibreOffice) go with it, instead of
     # running on for their page or document
-    for pid in _child_pids():
+    children = _child_pids()
+    for pid in children:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 1.0  # they may still be writing into the folder
+    waiting = set(children)
+    while waiting and time.monotonic() < deadline:
+        for pid in list(waiting):
+            with contextlib.suppress(OSError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            waiting.discard(pid)
+        time.sleep(0.02)
+    _remove_worker_tmp()
     os._exit(128 + signum)
+
+
+def _remove_stopped_workers_tmp() -> None:
+    """The temporary folders of this process's workers (after its pools were stopped: a
+    worker killed with SIGKILL could not remove its own)."""
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob(f"{_worker_tmp_prefix(os.getpid())}*"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def worker_setup(initializer: Callable[[], None] | None = None) -> None:
@@ -97,6 +148,7 @@ def worker_setup(initializer: Callable[[], None] | None = None) -> None:
         _watch_parent(parent)
     if parent is not None and os.getppid() != parent:
         os._exit(1)  # the parent died before the death signal was armed
+    _use_own_tmp(parent)
     if initializer is not None:
         initializer()
 
@@ -155,6 +207,8 @@ def stop_pool(pool: ProcessPoolExecutor, *, grace: float = 2.0) -> None:
                 proc.join(1.0)
     _forget_manager_thread(pool, timeout=grace)
     _LIVE.discard(pool)
+    if not _LIVE:  # another live pool's workers still use theirs
+        _remove_stopped_workers_tmp()
 
 
 def _forget_manager_thread(pool: ProcessPoolExecutor, *, timeout: float) -> None:

@@ -99,3 +99,36 @@ def test_workers_exit_when_their_parent_is_killed(death_signal: bool) -> None:
     finally:
         parent.kill()
         parent.wait()
+
+
+def _temp_file_then_nap(seconds: float) -> str:
+    import tempfile
+
+    fd, path = tempfile.mkstemp(suffix=".png")  # as pytesseract writes a page render
+    os.close(fd)
+    time.sleep(seconds)
+    return path
+
+
+def _own_worker_folders() -> list[Path]:
+    import tempfile
+
+    return sorted(Path(tempfile.gettempdir()).glob(f"buildds-{os.getpid()}-*"))
+
+
+def test_worker_temporary_files_are_removed_at_shutdown_and_at_stop() -> None:
+    pool = WorkerPool(2)
+    paths = list(pool.map(_temp_file_then_nap, [0.0, 0.0, 0.0]))
+    assert all(Path(p).parent.name.startswith(f"buildds-{os.getpid()}-") for p in paths)
+    assert _own_worker_folders()
+    pool.shutdown()
+    assert _own_worker_folders() == []
+
+    pool = WorkerPool(1)
+    pool.submit(_temp_file_then_nap, 30.0)
+    deadline = time.monotonic() + 10
+    while not _own_worker_folders() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _own_worker_folders()
+    stop_pool(pool)  # SIGTERM mid-task: nothing left behind
+    assert _own_worker_folders() == []
