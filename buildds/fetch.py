@@ -334,7 +334,8 @@ class _Downloader:
                                 follow_redirects=True, timeout=self.timeout) as resp:
             self.reached = True
             status = resp.status_code
-            if status in _RETRY_STATUS or status >= 500:
+            # 501 Not Implemented and 505 Version Not Supported will not change on a retry
+            if status in _RETRY_STATUS or (status >= 500 and status not in (501, 505)):
                 raise _Retryable(f"HTTP {status} {resp.reason_phrase}".rstrip(),
                                  parse_retry_after(resp.headers.get("retry-after")))
             if not 200 <= status < 300:

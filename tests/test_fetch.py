@@ -269,6 +269,19 @@ def test_persistent_503_fails_after_retries(server, client, tmp_path):
     assert "503" in result.failed[0].reason
 
 
+def test_501_is_not_retried(server, client, tmp_path):
+    serve_year(server, 2015)
+    path = "/content/2015-keiho-seito.pdf"
+    server.routes[path] = [(501, {}, b"no")]
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+
+    result = fetch_jbe(years=[2015], dest=tmp_path / "raw", manifest=manifest, client=client,
+                       retries=3, backoff=0.01)
+
+    assert server.hits[path] == 1
+    assert "501" in result.failed[0].reason
+
+
 def test_429_retry_after_is_honoured(server, client, tmp_path):
     serve_year(server, 2015)
     path = "/content/2015-minpo-mondai.pdf"
