@@ -123,7 +123,15 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
     leaderboard.md/.json in the seed's layout, summary plots and manifest.json. Runs into
     the same --out add up (e.g. --shots 0 now, --shots 4 later). Answers are cached in
     <out>/cache/, so an interrupted run resumes. The API key never reaches a stored text:
-    a server echoing it finds it replaced by *** in samples, logs, metrics and the cache.
+    a server echoing it finds it replaced by *** in samples, logs, metrics and the cache;
+    so does a secret in --base-url (?api-key=…, user:password@).
+
+    Failed requests are named on stderr per model/setting: "N of M requests failed", the
+    first distinct reasons, and samples.jsonl for the rest. Exit codes: 0 evaluated (failed
+    samples named); 1 nothing evaluated in some model/setting (every request failed, every
+    item refused, or every judge failed), after writing what there is, or a response cache
+    that cannot be used; 2 a bad option (unknown --model/--task, too few --judge, a
+    --base-url that is not http(s)://, a path that is not UTF-8).
 
     \b
     Example:
@@ -137,7 +145,7 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
       buildds eval build/jbe --model openai:qwen --base-url http://localhost:8000/v1 \\
           --timeout 30 --max-attempts 3 --deadline 2h --out build/eval
     """
-    from buildds.evaluate.runner import run_eval
+    from buildds.evaluate.runner import OptionError, run_eval
 
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
                "rpm": rpm, "tpm": tpm, "send_files": send_files or None,
@@ -153,8 +161,31 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
                           shots=sorted(set(shots)), limit=limit, out=out,
                           backend_options=options, use_cache=not no_cache, seed=seed,
                           quiet=quiet, deadline_s=deadline, task_options=task_options)
+    except OptionError as exc:
+        raise click.BadParameter(exc.message, ctx=ctx, param_hint=f"'{exc.option}'") from exc
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
+    _echo_failed_requests(report)
     click.echo(report.summary_line())
+    nothing = report.nothing_evaluated()
+    if nothing:
+        raise click.ClickException(
+            "nothing was evaluated in " + "; ".join(nothing)
+            + f" (the reasons are above and in samples.jsonl; what there is, is in {out})")
+
+
+def _echo_failed_requests(report: Any) -> None:
+    """Per model/setting (and judge): ``N of M requests failed``, then the first distinct
+    reasons, each naming a failed sample."""
+    from buildds.commands.failures import echo_failures
+
+    for run in report.runs:
+        for failed in run.failed:
+            if not failed.failures:
+                continue
+            on = f" on {run.model}" if failed.who != run.model else ""
+            click.echo(f"warning: {failed.who}{on} {run.shots}-shot: {len(failed.failures)} "
+                       f"of {failed.sent} requests failed (see {run.samples})", err=True)
+            echo_failures(failed.reason_lines(), report=run.samples)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from buildds.errors import BuildError
@@ -72,6 +72,21 @@ async def run_backend(backend: Any, requests: Sequence[ChatRequest],
     return list(results)
 
 
+def _run(batch: Coroutine[Any, Any, list[ChatResult]]) -> list[ChatResult]:
+    """``asyncio.run(batch)``; a :class:`BuildError` raised in one of the batch's tasks (the
+    response cache failing half-way) comes out as itself, not inside an exception group."""
+    try:
+        return asyncio.run(batch)
+    except BaseExceptionGroup as group:
+        matched, _ = group.split(BuildError)
+        if matched is None:
+            raise
+        first: BaseException = matched
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from None
+
+
 def progress_bar(quiet: bool) -> Any:
     """A started rich progress bar (None when ``quiet``)."""
     if quiet:
@@ -101,10 +116,10 @@ def answer(backend: Any, requests: Sequence[ChatRequest], progress: Any, label: 
         pid = progress.add_task(label, total=len(send))
         advance = (lambda: progress.advance(pid))
     if refused is None or len(send) == len(requests):
-        return asyncio.run(run_backend(backend, requests, advance, deadline))
+        return _run(run_backend(backend, requests, advance, deadline))
     results = [ChatResult(text=None, error=error, attempts=0) if error else None
                for error in refused]
-    sent = asyncio.run(run_backend(backend, [requests[i] for i in send], advance, deadline))
+    sent = _run(run_backend(backend, [requests[i] for i in send], advance, deadline))
     for i, result in zip(send, sent, strict=True):
         results[i] = result
     return [r for r in results if r is not None]

@@ -15,6 +15,11 @@ result with the run's secrets replaced by ``***`` and returns hits the same way 
 written before keys were redacted cannot bring one back); keys are hashes and hold no text.
 
 ``CachedBackend(backend, cache)`` wraps any backend; ``--no-cache`` means not wrapping.
+
+A file that is not such a cache (garbage, another program's database, a folder in its
+place) or that SQLite cannot use is a :class:`~buildds.errors.BuildError` naming the file
+and what to do (delete it, or run with ``--no-cache``), raised when the cache is opened —
+before anything is sent — or, for a failure later on, when it happens.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 
+from buildds.errors import BuildError
 from buildds.evaluate.backends.base import Backend, OnResult, _report
 from buildds.evaluate.redact import Redactor
 from buildds.pipeline import canonical_json
@@ -44,6 +50,8 @@ CREATE TABLE IF NOT EXISTS responses (
     created TEXT NOT NULL
 )
 """
+_COLUMNS = ["key", "backend", "model", "request_json", "result_json", "created"]
+_WHAT_TO_DO = "delete it or use --no-cache"
 
 
 def request_json(request: ChatRequest) -> str:
@@ -64,21 +72,50 @@ class ResponseCache:
         self.redactor = redactor or Redactor()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-            self._db.commit()
+        if self.path.is_dir():
+            raise BuildError(f"is a folder, not a buildds response cache; {_WHAT_TO_DO}",
+                             source=str(self.path))
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        try:
+            with self._lock:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute(_SCHEMA)
+                self._db.commit()
+                columns = [row[1] for row in self._db.execute("PRAGMA table_info(responses)")]
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise self._error(exc) from exc
+        if columns != _COLUMNS:
+            self._db.close()
+            raise BuildError(f"is not a buildds response cache (its responses table has the "
+                             f"columns {', '.join(columns)}); {_WHAT_TO_DO}",
+                             source=str(self.path))
         self.hits = 0
         self.misses = 0
         self.writes = 0
 
+    def _error(self, exc: sqlite3.Error) -> BuildError:
+        """A SQLite error as a :class:`BuildError` naming the file and what to do."""
+        reason = str(exc) or type(exc).__name__
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+                exc, sqlite3.OperationalError):  # not a database, malformed …
+            return BuildError(f"is not a buildds response cache ({reason}); {_WHAT_TO_DO}",
+                              source=str(self.path))
+        return BuildError(f"cannot use the response cache ({reason}); {_WHAT_TO_DO}",
+                          source=str(self.path))
+
     def get(self, key: str) -> ChatResult | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT result_json FROM responses WHERE key = ?", (key,)
-            ).fetchone()
+        try:
+            with self._lock:
+                row = self._db.execute(
+                    "SELECT result_json FROM responses WHERE key = ?", (key,)
+                ).fetchone()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
         if row is None:
             self.misses += 1
             return None
@@ -94,20 +131,23 @@ class ResponseCache:
             return False
         stored = self.redactor.result(result.model_copy(update={"cached": False}))
         redact = self.redactor.text
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    redact(backend),
-                    None if model is None else redact(model),
-                    redact(request_json(request)),
-                    redact(stored.model_dump_json()),
-                    datetime.now(UTC).isoformat(timespec="seconds"),
-                ),
-            )
-            self._db.commit()
-            self.writes += 1
+        try:
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        key,
+                        redact(backend),
+                        None if model is None else redact(model),
+                        redact(request_json(request)),
+                        redact(stored.model_dump_json()),
+                        datetime.now(UTC).isoformat(timespec="seconds"),
+                    ),
+                )
+                self._db.commit()
+                self.writes += 1
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
         return True
 
     def __len__(self) -> int:

@@ -16,6 +16,13 @@ Every text passes a redactor before it is stored or shown:
 * the runner writes every file (samples, judges' logs, metrics, leaderboard, manifest)
   through the run's redactor.
 
+A base URL may carry a secret too (``?api-key=…``, ``user:password@host``):
+:func:`redact_url` gives the URL that is stored and shown (manifest, metrics, cache,
+console) with those values replaced by ``***`` — query parameters whose names look like
+keys, tokens, secrets, passwords, signatures or credentials, and the userinfo — while the
+requests use the real URL; :func:`url_secrets` gives the values, for a redactor. A URL
+without secrets is returned unchanged, character for character (so its cache keys stay).
+
 A value shorter than :data:`MIN_SECRET_CHARS` is not treated as a secret: a placeholder key
 for a local server (``EMPTY``, ``x``) guards nothing, and replacing it would rewrite answers
 (``1``, ``0``) that happen to contain it.
@@ -25,15 +32,75 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import unquote_plus
 
 from buildds.schema.evaluation import ChatResult
 
-__all__ = ["MIN_SECRET_CHARS", "REDACTED", "Redactor"]
+__all__ = ["MIN_SECRET_CHARS", "REDACTED", "Redactor", "redact_url", "url_secrets"]
 
 MIN_SECRET_CHARS = 8
 REDACTED = "***"
+#: query-parameter names whose values are secrets (``api-key``, ``access_token``,
+#: ``X-Amz-Signature``, ``sig``, ``client_secret``, ``password`` …)
+_SECRET_PARAM = re.compile(r"key|token|secret|passw|pwd|signature|credential|auth|"
+                           r"(?:^|[_.-])sig(?:$|[_.-])", re.IGNORECASE)
+
+
+def _split_url(url: str) -> tuple[str, str, str, str]:
+    """(before the userinfo, the userinfo with its ``@``, host … path ``?``, query with
+    the fragment) — pieces that join back to ``url`` exactly."""
+    scheme_end = url.find("://")
+    start = scheme_end + 3 if scheme_end >= 0 else 0
+    rest = url[start:]
+    authority_end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#"))
+                         if i >= 0), default=len(rest))
+    at = rest.rfind("@", 0, authority_end)
+    userinfo = rest[:at + 1] if at >= 0 else ""
+    tail = rest[at + 1:]
+    q = tail.find("?")
+    if q < 0:
+        return url[:start], userinfo, tail, ""
+    return url[:start], userinfo, tail[:q + 1], tail[q + 1:]
+
+
+def _secret_params(query: str) -> list[tuple[int, int]]:
+    """(start, end) in ``query`` of each value whose parameter name looks secret."""
+    spans = []
+    pos = 0
+    body = query.split("#", 1)[0]
+    for part in body.split("&"):
+        name, eq, value = part.partition("=")
+        if eq and value and _SECRET_PARAM.search(unquote_plus(name)):
+            start = pos + len(name) + 1
+            spans.append((start, start + len(value)))
+        pos += len(part) + 1
+    return spans
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret values in ``url`` (userinfo, secret-looking query values), as written
+    and percent-decoded."""
+    _, userinfo, _, query = _split_url(url)
+    values = [userinfo[:-1]] if userinfo else []
+    if userinfo and ":" in userinfo:
+        values.append(userinfo[:-1].split(":", 1)[1])
+    values += [query[a:b] for a, b in _secret_params(query)]
+    return sorted({form for v in values for form in (v, unquote_plus(v)) if form})
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its userinfo and secret-looking query values replaced by ``***``; a
+    URL without them comes back unchanged."""
+    head, userinfo, middle, query = _split_url(url)
+    spans = _secret_params(query)
+    if not userinfo and not spans:
+        return url
+    for a, b in reversed(spans):
+        query = query[:a] + REDACTED + query[b:]
+    return head + (f"{REDACTED}@" if userinfo else "") + middle + query
 
 
 class Redactor:

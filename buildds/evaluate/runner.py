@@ -46,6 +46,14 @@ Limits of a run:
   re-run sends only what is missing);
 * an item the task refuses (``task.item_error(item)``: a High Bar task whose documents
   were refused) is never sent to any backend: its result is that error;
+* failed requests: each run (:class:`ModelRun`) keeps the model's and each judge's failed
+  requests (:class:`FailedRequests`: sample id and error) for the console;
+  :meth:`EvalReport.nothing_evaluated` names the runs in which nothing was evaluated (every
+  item failed or was refused, or every judge failed every request) — the command exits 1
+  for them, after everything is written;
+* bad options (an unknown task or backend spec, a base URL that is not http(s), too few
+  judges, shots the task does not take) raise :class:`OptionError` naming the option,
+  before anything is loaded;
 * secrets: every file is written through the run's
   :class:`~buildds.evaluate.redact.Redactor` (the values of the backends' key variables
   become ``***``), and the cache redacts what it stores.
@@ -71,7 +79,8 @@ from buildds.pipeline import atomic_write_bytes, atomic_write_text, sha256_bytes
 from buildds.safeio import loads_strict
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
-__all__ = ["DEADLINE_ERROR", "EvalReport", "ModelRun", "model_slug", "run_eval"]
+__all__ = ["DEADLINE_ERROR", "EvalReport", "FailedRequests", "ModelRun", "OptionError",
+           "model_slug", "run_eval"]
 
 #: options each backend kind accepts (others are dropped for it)
 _OPTIONS_BY_KIND = {
@@ -86,10 +95,49 @@ _PACKAGES = ("buildds", "click", "datasets", "jinja2", "matplotlib", "numpy", "p
              "pyarrow", "pydantic", "scikit-learn", "httpx")
 
 
+class OptionError(BuildError):
+    """A bad option value (an unknown task or backend, a base URL that is not http(s), too
+    few judges …): a usage error, raised before anything is loaded. ``option`` names the
+    command-line option (``--model``); the command maps it to exit 2."""
+
+    def __init__(self, option: str, message: str):
+        self.option = option
+        super().__init__(message)
+
+
 def model_slug(spec: str) -> str:
     """A folder name for a model spec: ``openai:gpt-4o`` → ``openai_gpt-4o``."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", spec.strip()).strip("._")
     return slug or "model"
+
+
+@dataclass
+class FailedRequests:
+    """The requests of one backend in one run (model/setting) that got no answer: the
+    sample id and the error of each, in request order."""
+
+    #: who was asked: the model spec, or ``judge <spec>``
+    who: str
+    #: requests sent (items the task refused are not sent)
+    sent: int
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def all_failed(self) -> bool:
+        return self.sent > 0 and len(self.failures) == self.sent
+
+    def reason_lines(self) -> list[str]:
+        """One line per distinct reason, in order of first occurrence: ``<first sample>
+        [and N others]: <reason>`` (a reason on one line)."""
+        by_reason: dict[str, list[str]] = {}
+        for sid, error in self.failures:
+            by_reason.setdefault(" ".join(error.split()), []).append(sid)
+        lines = []
+        for reason, sids in by_reason.items():
+            more = len(sids) - 1
+            who = sids[0] + (f" and {more} other{'s' if more > 1 else ''}" if more else "")
+            lines.append(f"{who}: {reason}")
+        return lines
 
 
 @dataclass
@@ -100,6 +148,35 @@ class ModelRun:
     dir: Path
     metrics: dict[str, Any]
     settings: dict[str, Any]
+    #: items of the run, and how many of them the task refused (never sent)
+    items: int = 0
+    refused: int = 0
+    #: the model's failed requests, then each judge's (judged tasks)
+    failed: list[FailedRequests] = field(default_factory=list)
+
+    @property
+    def samples(self) -> Path:
+        return self.dir / "samples.jsonl"
+
+    def nothing_evaluated(self) -> str | None:
+        """Why nothing of this run was evaluated (every item refused or failed, or every
+        judge failed every request), else None."""
+        model = self.failed[0] if self.failed else None
+        failed = len(model.failures) if model is not None else 0
+        if self.items and self.refused + failed >= self.items:
+            if not failed:
+                what = f"every one of its {self.refused} items was refused"
+            elif not self.refused:
+                what = f"all {failed} requests failed"
+            else:
+                what = (f"{self.refused} of {self.items} items were refused and the other "
+                        f"{failed} requests failed")
+            return f"{self.model} {self.shots}-shot: {what}"
+        judges = self.failed[1:]
+        if judges and all(j.all_failed for j in judges):
+            return (f"{self.model} {self.shots}-shot: every judge failed every request, "
+                    "nothing was graded")
+        return None
 
 
 @dataclass
@@ -117,6 +194,11 @@ class EvalReport:
     abandoned: int = 0
     #: what the user should hear besides the summary (deadline reached, refused items)
     warnings: list[str] = field(default_factory=list)
+
+    def nothing_evaluated(self) -> list[str]:
+        """The runs (model/setting) in which nothing was evaluated (see
+        :meth:`ModelRun.nothing_evaluated`): a failed run, whatever was written."""
+        return [why for r in self.runs if (why := r.nothing_evaluated()) is not None]
 
     def summary_line(self) -> str:
         if not self.runs:
@@ -351,27 +433,36 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     bounds the run's wall-clock time (see the module doc).
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
     if deadline_s is not None and deadline_s <= 0:
-        raise BuildError(f"the deadline must be positive, got {deadline_s:g} s")
+        raise OptionError("--deadline", f"the deadline must be positive, got {deadline_s:g} s")
     deadline = Deadline(deadline_s) if deadline_s is not None else None
     if not models:
-        raise BuildError("give at least one model (--model)")
+        raise OptionError("--model", "give at least one model (--model)")
     if len(set(models)) != len(models):
-        raise BuildError("the same model is given twice")
+        raise OptionError("--model", "the same model is given twice")
     slugs = [model_slug(m) for m in models]
     if len(set(slugs)) != len(slugs):
-        raise BuildError(f"models {', '.join(models)} map to the same folder name")
-    the_task = get_task(task, **(task_options or {}))
+        raise OptionError("--model", f"models {', '.join(models)} map to the same folder name")
+    try:
+        the_task = get_task(task, **(task_options or {}))
+    except BuildError as exc:
+        raise OptionError("--task", exc.message) from exc
     if the_task.judged and len(judges) < the_task.min_judges:
-        raise BuildError(f"task {the_task.name} is graded by judges: give at least "
-                         f"{the_task.min_judges} with --judge (e.g. --judge openai:gpt-4o)")
+        raise OptionError("--judge", f"task {the_task.name} is graded by judges: give at least "
+                          f"{the_task.min_judges} with --judge (e.g. --judge openai:gpt-4o)")
     if judges and not the_task.judged:
-        raise BuildError(f"task {the_task.name} is scored without judges; drop --judge")
+        raise OptionError("--judge", f"task {the_task.name} is scored without judges; "
+                          "drop --judge")
     if len(set(judges)) != len(judges):
-        raise BuildError("the same judge is given twice")
+        raise OptionError("--judge", "the same judge is given twice")
     shot_list = [shots] if isinstance(shots, int) else sorted(set(shots))
     for s in shot_list:
-        the_task.check_shots(s)
+        try:
+            the_task.check_shots(s)
+        except BuildError as exc:
+            raise OptionError("--shots", exc.message) from exc
     options = dict(backend_options or {})
+    if backend_factory is None:  # the specs the command line takes (tests bring their own)
+        _check_specs(models, judges, options)
     cache_path = Path(options.pop("cache_path", None) or Path(out) / "cache" /
                       "responses.sqlite")
     factory = backend_factory or _default_factory
@@ -428,6 +519,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                 refused = [the_task.item_error(it) for it in items]
                 results = answer(backend, requests, progress, f"{spec} {s}-shot", deadline,
                                   refused)
+                failed = [_failed(spec, requests, results, refused)]
                 records = [the_task.sample_record(it, rq, rs)
                            for it, rq, rs in zip(items, requests, results, strict=True)]
                 run_dir = out / slug / f"{s}shot"
@@ -437,6 +529,8 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                     verdicts = {jspec: answer(jb, jrequests, progress,
                                                f"judge {jspec} on {spec} {s}-shot", deadline)
                                 for jspec, jb in judge_backends}
+                    failed += [_failed(f"judge {jspec}", jrequests, verdicts[jspec])
+                               for jspec, _ in judge_backends]
                     records, extra_files = the_task.apply_judgments(items, records, jrequests,
                                                                     verdicts)
                 write(run_dir / "samples.jsonl", _samples_text(records))
@@ -447,7 +541,10 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
                            **the_task.score(items, records, seed=seed), "backend": settings,
                            **({"judges": list(judges)} if judges else {})}
                 write(run_dir / "metrics.json", _json(metrics))
-                report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings))
+                report.runs.append(ModelRun(spec, slug, s, run_dir, metrics, settings,
+                                            items=len(items),
+                                            refused=sum(1 for r in refused if r),
+                                            failed=failed))
                 title = f"{spec} — {s}-shot"
 
                 def run_plots(m: dict[str, Any] = metrics, t: str = title) -> Any:
@@ -495,6 +592,39 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     report.warnings = _warnings(the_task, scored_items, deadline, cached=use_cache)
     report.abandoned = deadline.abandoned if deadline is not None else 0
     return report
+
+
+def _check_specs(models: Sequence[str], judges: Sequence[str],
+                 options: Mapping[str, Any]) -> None:
+    """Backend specs and the base URL, checked before anything is loaded or sent."""
+    from buildds.evaluate.backends.base import check_spec
+
+    for option, specs in (("--model", models), ("--judge", judges)):
+        for spec in specs:
+            try:
+                check_spec(spec)
+            except BuildError as exc:
+                raise OptionError(option, exc.message) from exc
+    if options.get("base_url") is not None:
+        from buildds.evaluate.backends.openai import check_base_url
+
+        try:
+            check_base_url(str(options["base_url"]))
+        except BuildError as exc:
+            raise OptionError("--base-url", exc.message) from exc
+
+
+def _failed(who: str, requests: Sequence[ChatRequest], results: Sequence[ChatResult],
+            refused: Sequence[str | None] | None = None) -> FailedRequests:
+    """The requests of ``results`` that failed (those refused were not sent: not counted)."""
+    out = FailedRequests(who, sent=0)
+    for i, (rq, rs) in enumerate(zip(requests, results, strict=True)):
+        if refused and refused[i]:
+            continue
+        out.sent += 1
+        if rs.error is not None:
+            out.failures.append((rq.sample_id or f"#{i + 1}", rs.error))
+    return out
 
 
 def _warnings(task: Any, items: Sequence[Mapping[str, Any]], deadline: Deadline | None, *,

@@ -23,7 +23,8 @@ What it answers is scripted by markers in the last user message:
 =================  =========================================================
 
 It records, per prompt, how many requests it received (``counts``), the Authorization
-headers seen, arrival times and the maximum number of requests in flight at once.
+headers seen, the request targets (``paths``, query included), arrival times and the
+maximum number of requests in flight at once.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class OpenAITestServer:
         self.authorization: list[str | None] = []
         self.arrivals: list[float] = []
         self.bodies: list[dict[str, Any]] = []
+        #: the request targets received, query included
+        self.paths: list[str] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self.total = 0
@@ -85,6 +88,7 @@ class OpenAITestServer:
         self.authorization.clear()
         self.arrivals.clear()
         self.bodies.clear()
+        self.paths.clear()
         self.max_in_flight = 0
         self.total = 0
 
@@ -147,6 +151,8 @@ class OpenAITestServer:
     ) -> tuple[int, dict[str, str], dict[str, Any] | bytes]:
         """Status, extra headers (a ``Content-Length`` among them replaces the true one) and
         the JSON payload, or the body's bytes as they are."""
+        self.paths.append(path)
+        path = path.partition("?")[0]  # a query (?api-version=…) does not change the route
         if method == "GET" and path.rstrip("/").endswith("/models"):
             return 200, {}, {"object": "list", "data": []}
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):

@@ -305,7 +305,7 @@ def test_cli(export: Path, tmp_path: Path) -> None:
         "manifest.json", "mock", "tfidf"]
     res = CliRunner().invoke(eval_cmd, [str(export), "--task", "clause-classification",
                                         "--model", "mock", "--shots", "4", "--out", str(out)])
-    assert res.exit_code == 1 and "evaluated with 0 demonstrations; got 4" in res.output
+    assert res.exit_code == 2 and "evaluated with 0 demonstrations; got 4" in res.output
 
 
 def test_wrong_export_is_refused(tmp_path: Path) -> None:

@@ -293,4 +293,4 @@ def test_cli_with_a_replayed_judge(export: Path, tmp_path: Path) -> None:
             assert m["judged"] == 3 and m["judge_errors"] == 1
     res = CliRunner().invoke(eval_cmd, [str(export), "--task", "clause-revision", "--model",
                                         "oracle", "--out", str(out), "-q"])
-    assert res.exit_code == 1 and "--judge" in res.output
+    assert res.exit_code == 2 and "Invalid value for '--judge'" in res.output

@@ -86,14 +86,11 @@ def test_refused_documents_on_the_command_line(hostile_taskset, tmp_path):
 
     from buildds.commands.eval import eval_cmd
 
-    def replay(name: str) -> str:
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text("", encoding="utf-8")
-        return f"replay:{path}"
-
+    # judges whose every request is answered (a judge failing every request would mean
+    # nothing was graded: exit 1, tested in test_eval_failures.py)
     res = CliRunner().invoke(eval_cmd, [
         str(hostile_taskset), "--task", "highbar", "--model", "mock:echo",
-        "--judge", replay("a"), "--judge", replay("b"), "--max-document-bytes", "4000",
+        "--judge", "mock:ones", "--judge", "mock:zeros", "--max-document-bytes", "4000",
         "--out", str(tmp_path / "out"), "-q"])
     assert res.exit_code == 0, res.output
     warnings = [line for line in res.stderr.splitlines() if line.startswith("warning: ")]

@@ -9,8 +9,10 @@ from buildds.evaluate.backends.base import (
     Backend,
     BackendBase,
     OnResult,
+    check_spec,
     complete_bounded,
     make_backend,
 )
 
-__all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "complete_bounded", "make_backend"]
+__all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "check_spec", "complete_bounded",
+           "make_backend"]

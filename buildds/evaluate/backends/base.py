@@ -31,7 +31,8 @@ from typing import Any, Protocol, runtime_checkable
 from buildds.errors import BuildError
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-__all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "complete_bounded", "make_backend"]
+__all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "check_spec", "complete_bounded",
+           "make_backend"]
 
 #: called as each result arrives: ``on_result(index_in_input, result)``; may be async
 OnResult = Callable[[int, ChatResult], Awaitable[Any] | Any]
@@ -119,18 +120,53 @@ class BackendBase:
         )
 
 
+_NEEDS_ARG = {
+    "openai": "give a model, e.g. openai:gpt-4o",
+    "replay": "give a file, e.g. replay:samples.jsonl",
+    "hf": "give a model folder, e.g. hf:models/qwen",
+}
+
+
+def check_spec(spec: str) -> None:
+    """Raise :class:`BuildError` when ``spec`` is not a backend spec :func:`make_backend`
+    can build (an unknown kind, a missing model or file, a seed that is not an integer);
+    nothing is built or read."""
+    kind, _, arg = spec.partition(":")
+    kind = kind.strip().lower()
+    arg = arg.strip()
+    if kind not in BACKEND_KINDS:
+        raise BuildError(
+            f"unknown backend {spec!r}: expected one of "
+            "openai:<model>, mock[:<mode>], majority, random:<seed>, tfidf, replay:<file>, "
+            "hf:<path>, oracle"
+        )
+    if kind in _NEEDS_ARG and not arg:
+        raise BuildError(f"backend {spec!r}: {_NEEDS_ARG[kind]}")
+    if kind == "mock" and arg:
+        from buildds.evaluate.backends.mock import MOCK_MODES
+
+        if arg not in MOCK_MODES:
+            raise BuildError(f"unknown mock mode {arg!r}: expected one of "
+                             f"{', '.join(MOCK_MODES)}")
+    if kind == "random" and arg:
+        try:
+            int(arg)
+        except ValueError:
+            raise BuildError(f"backend {spec!r}: the seed must be an integer, e.g. random:13")
+
+
 def make_backend(spec: str, **options: Any) -> Backend:
     """Build a backend from a spec such as ``openai:gpt-4o`` or ``random:13``.
 
     ``options`` go to the backend's constructor (``base_url=``, ``concurrency=``,
-    ``items_by_id=`` …). Raises :class:`BuildError` for an unknown or malformed spec.
+    ``items_by_id=`` …). Raises :class:`BuildError` for an unknown or malformed spec
+    (:func:`check_spec`).
     """
+    check_spec(spec)
     kind, _, arg = spec.partition(":")
     kind = kind.strip().lower()
     arg = arg.strip()
     if kind == "openai":
-        if not arg:
-            raise BuildError(f"backend {spec!r}: give a model, e.g. openai:gpt-4o")
         from buildds.evaluate.backends.openai import OpenAIBackend
 
         return OpenAIBackend(arg, **options)
@@ -145,18 +181,12 @@ def make_backend(spec: str, **options: Any) -> Backend:
     if kind == "random":
         from buildds.evaluate.backends.baselines import RandomBackend
 
-        try:
-            seed = int(arg) if arg else 0
-        except ValueError:
-            raise BuildError(f"backend {spec!r}: the seed must be an integer, e.g. random:13")
-        return RandomBackend(seed, **options)
+        return RandomBackend(int(arg) if arg else 0, **options)
     if kind == "tfidf":
         from buildds.evaluate.backends.baselines import TfidfBackend
 
         return TfidfBackend(**options)
     if kind == "replay":
-        if not arg:
-            raise BuildError(f"backend {spec!r}: give a file, e.g. replay:samples.jsonl")
         from buildds.evaluate.backends.replay import ReplayBackend
 
         return ReplayBackend(arg, **options)
@@ -164,14 +194,6 @@ def make_backend(spec: str, **options: Any) -> Backend:
         from buildds.evaluate.backends.baselines import OracleBackend
 
         return OracleBackend(**options)
-    if kind == "hf":
-        if not arg:
-            raise BuildError(f"backend {spec!r}: give a model folder, e.g. hf:models/qwen")
-        from buildds.evaluate.backends.hf import HFBackend
+    from buildds.evaluate.backends.hf import HFBackend
 
-        return HFBackend(arg, **options)
-    raise BuildError(
-        f"unknown backend {spec!r}: expected one of "
-        "openai:<model>, mock[:<mode>], majority, random:<seed>, tfidf, replay:<file>, hf:<path>, "
-        "oracle"
-    )
+    return HFBackend(arg, **options)

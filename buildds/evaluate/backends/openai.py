@@ -4,7 +4,9 @@
   ``api_key_env`` names another); it is sent as a Bearer header and nowhere else — not in
   logs, :meth:`OpenAIBackend.settings`, error texts or cache keys; a server that echoes it
   back (in an error or in an answer) finds it replaced by ``***`` in every result
-  (:mod:`buildds.evaluate.redact`);
+  (:mod:`buildds.evaluate.redact`); a secret in the base URL (``?api-key=…``, userinfo)
+  is redacted wherever the URL is stored or shown (settings, cache namespace, manifest),
+  the requests going to the real URL;
 * at most ``concurrency`` requests in flight (default 32);
 * optional requests-per-minute and tokens-per-minute limits (token buckets; a request's
   tokens are estimated as prompt characters / 2 + ``max_tokens``);
@@ -71,7 +73,7 @@ import random
 import time
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, Self
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -85,15 +87,16 @@ from buildds.evaluate.backends.http_transport import (
     HttpxClient,
     env_proxy,
 )
-from buildds.evaluate.redact import Redactor
+from buildds.evaluate.redact import Redactor, redact_url, url_secrets
 from buildds.httputil import parse_retry_after
 from buildds.safeio import open_regular
 from buildds.schema.evaluation import Attachment, ChatRequest, ChatResult
 
 __all__ = [
     "DEFAULT_BASE_URL", "DEFAULT_MAX_ATTEMPTS", "DEFAULT_MAX_FILE_BYTES",
-    "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_MAX_RETRY_AFTER_S", "DEFAULT_TIMEOUT_S", "FILE_MEDIA_TYPES", "IMAGE_MEDIA_TYPES",
-    "FileError", "HttpClientName", "OpenAIBackend", "TokenBucket", "file_parts", "parse_retry_after",
+    "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_MAX_RETRY_AFTER_S", "DEFAULT_TIMEOUT_S",
+    "FILE_MEDIA_TYPES", "IMAGE_MEDIA_TYPES", "FileError", "HttpClientName", "OpenAIBackend",
+    "TokenBucket", "check_base_url", "endpoint_url", "file_parts", "parse_retry_after",
 ]
 
 log = logging.getLogger(__name__)
@@ -167,6 +170,33 @@ def file_parts(attachments: tuple[Attachment, ...],
         else:
             parts.append({"type": "image_url", "image_url": {"url": url}})
     return parts
+
+
+def check_base_url(url: str) -> str:
+    """``url`` without trailing slashes, when it is an http(s) URL with a host; raises
+    :class:`BuildError` otherwise (``file:///etc/passwd``, ``localhost:8000``). The message
+    shows the URL with its secrets redacted."""
+    base = url.rstrip("/")
+    try:
+        parts = urlsplit(base)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        if ok:
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        ok = False
+    if not ok:
+        raise BuildError(f"{redact_url(url)!r} is not an http(s):// URL with a host "
+                         "(e.g. http://localhost:8000/v1)")
+    return base
+
+
+def endpoint_url(base_url: str) -> str:
+    """``{base_url}/chat/completions``; a query in the base URL (``?api-version=…``) stays
+    the query, after the path."""
+    parts = urlsplit(base_url)
+    if not parts.query:
+        return f"{base_url}/chat/completions"
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/chat/completions"))
 
 
 def _default_client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> HttpClientName:
@@ -275,12 +305,16 @@ class OpenAIBackend(BackendBase):
             raise BuildError("an httpx transport needs http_client='httpx'")
         self.model = model
         self.name = f"openai:{model}"
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        if urlsplit(self.base_url).scheme not in ("http", "https"):
-            raise BuildError(f"backend {self.name}: the base URL must start with http(s)://")
+        try:
+            self.base_url = check_base_url(base_url or DEFAULT_BASE_URL)
+        except BuildError as exc:
+            raise BuildError(f"backend {self.name}: the base URL {exc.message}") from None
+        #: the base URL as stored and shown: secrets in it redacted (the requests use the
+        #: real one)
+        self.shown_url = redact_url(self.base_url)
         self.api_key_env = api_key_env
         self._api_key = os.environ.get(api_key_env) or None
-        self._redactor = Redactor([self._api_key])
+        self._redactor = Redactor([self._api_key, *url_secrets(self.base_url)])
         if self._api_key and any(c in self._api_key for c in "\r\n\0"):
             raise BuildError(f"backend {self.name}: ${api_key_env} contains a line break")
         if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
@@ -318,7 +352,7 @@ class OpenAIBackend(BackendBase):
         return {
             "backend": "openai",
             "model": self.model,
-            "base_url": self.base_url,
+            "base_url": self.shown_url,
             "api_key_env": self.api_key_env,
             "concurrency": self.concurrency,
             "rpm": self.rpm,
@@ -337,10 +371,10 @@ class OpenAIBackend(BackendBase):
         name = f"{self.name}+files" if self.send_files else self.name
         if self.base_url == DEFAULT_BASE_URL:
             return name
-        return f"{name}@{self.base_url}"
+        return f"{name}@{self.shown_url}"
 
     def __repr__(self) -> str:
-        return f"OpenAIBackend(model={self.model!r}, base_url={self.base_url!r})"
+        return f"OpenAIBackend(model={self.model!r}, base_url={self.shown_url!r})"
 
     @property
     def redactor(self) -> Redactor:
@@ -366,7 +400,7 @@ class OpenAIBackend(BackendBase):
         headers = {"Content-Type": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        url = f"{self.base_url}/chat/completions"
+        url = endpoint_url(self.base_url)
         if self.http_client == "httpx":
             return HttpxClient(url, headers, self.timeout_s, self.concurrency, self._transport,
                                self.max_response_bytes)

@@ -51,7 +51,14 @@ when they lead out; FIFOs, devices and sockets are refused) and at most
 ``max_document_bytes`` long (default 64 MiB, ``--max-document-bytes``). A refused
 *document* fails only its task: the task is kept with :attr:`HighBarTaskSpec.error` set and
 no documents, its attempts are sent to no backend (their result is that error, naming the
-file) and the other tasks go on. A refused YAML or instructions file stops the load.
+file) and the other tasks go on. A document that task.yaml lists by a path rather than a
+file name inside documents/ (``../../etc/passwd``) is refused the same way. A refused YAML
+or instructions file stops the load.
+
+A document whose file name is not UTF-8 is read by its real name and known by its
+printable one (each undecodable byte written ``\\xNN``:
+:func:`~buildds.safeio.names.printable_name`) in prompts, attachments, messages and the
+task set's key.
 """
 
 from __future__ import annotations
@@ -72,6 +79,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from buildds.errors import BuildError, ExtractError
 from buildds.pipeline import canonical_json
 from buildds.safeio import LIMITS, check_regular_file, load_yaml_strict, read_bytes_limited
+from buildds.safeio.names import printable_name
 
 __all__ = [
     "CRITERION_KINDS",
@@ -400,12 +408,13 @@ def _load_document(path: Path, name: str, root: Path, max_bytes: int) -> Documen
         real = check_regular_file(path, root=root)
         data = _read_bytes(real, root, max_bytes)
     except ExtractError as exc:
-        raise DocumentRefused(str(exc)) from exc
+        raise DocumentRefused(printable_name(str(exc))) from exc
     fmt, text = _document_text(path, real, data)
     if not text:
         raise BuildError("the document has no text", source=str(path))
     sha = hashlib.sha256(data).hexdigest()
-    return Document(name=name, path=real, sha256=sha, media_type=media, format=fmt, text=text)
+    return Document(name=printable_name(name), path=real, sha256=sha, media_type=media,
+                    format=fmt, text=text)
 
 
 def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
@@ -421,11 +430,15 @@ def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
     if not names:
         raise BuildError("the task has no documents (put them in documents/ or list them "
                          "under 'documents')", source=str(task_yaml))
-    for n in names:
-        if Path(n).name != n:
-            raise BuildError(f"document {n!r}: give a file name inside documents/",
-                             source=str(task_yaml))
     return names
+
+
+def _check_document_name(name: str, task_yaml: Path) -> None:
+    """A listed document must be a file name inside documents/ (no folders, no ``..``):
+    :class:`DocumentRefused` otherwise, nothing read."""
+    if not name or Path(name).name != name or name in (".", ".."):
+        raise DocumentRefused(f"{printable_name(str(task_yaml))}: document {name!r} is not a "
+                              "file name inside documents/; refused, nothing read")
 
 
 def _read_text_file(path: Path, *, required: bool,
@@ -454,8 +467,11 @@ def load_task(folder: Path, *, max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BY
                                    max_bytes=limit) or ""
     error = None
     try:
+        names = _document_names(folder, meta, task_yaml)
+        for n in names:
+            _check_document_name(n, task_yaml)
         documents = tuple(_load_document(folder / "documents" / n, n, folder, limit)
-                          for n in _document_names(folder, meta, task_yaml))
+                          for n in names)
     except DocumentRefused as exc:
         documents = ()
         error = f"task {folder.name}: document refused, the task is not asked: {exc}"
