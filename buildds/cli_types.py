@@ -55,6 +55,6 @@ class Utf8Path(click.Path):
                 text.encode("utf-8")
             except UnicodeEncodeError:
                 shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-                self.fail(f"{shown!r} is not a UTF-8 path, which the parquet and Arrow "
+                self.fail(f"'{shown}' is not a UTF-8 path, which the parquet and Arrow "
                           "libraries need (choose one whose name is UTF-8)", param, ctx)
         return super().convert(value, param, ctx)
