@@ -78,10 +78,10 @@ step "plain: buildds validate" '/root/plain/bin/buildds validate /tmp/plain'
 step "plain: buildds eval (majority)" \
   '/root/plain/bin/buildds eval /tmp/plain --task jbe --model majority --out /tmp/plain-eval -q'
 step "plain: buildds eval tfidf names the extra" \
-  '/root/plain/bin/buildds eval /tmp/plain --task jbe --model tfidf --out /tmp/plain-eval2 -q 2>&1 | tee /dev/stderr | grep -F "pip install '"'"'buildds[eval]'"'"'"'
+  'out=$(/root/plain/bin/buildds eval /tmp/plain --task jbe --model tfidf --out /tmp/plain-eval2 -q 2>&1); echo "$out"; grep -F "pip install '"'"'buildds[eval]'"'"'" <<<"$out"'
 step "plain: buildds contracts" \
   '/root/plain/bin/buildds contracts /root/buildds/buildds/sample/highbar/*/documents/*.docx --out /tmp/plain-contracts -q'
 step "plain: buildds judgments names the statute files" \
-  'echo "{}" > /tmp/j.json; /root/plain/bin/buildds judgments /tmp/j.json --out /tmp/plain-j 2>&1 | tee /dev/stderr | grep -F "the statute files are required"'
+  'echo "{}" > /tmp/j.json; out=$(/root/plain/bin/buildds judgments /tmp/j.json --out /tmp/plain-j 2>&1); echo "$out"; grep -F "the statute files are required" <<<"$out"'
 say "summary"
 printf '%s\n' "${results[@]}" | tee -a "$log"
