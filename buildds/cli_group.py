@@ -56,13 +56,21 @@ class MainGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             # a second Ctrl-C must not break off the clean-up half-way (only the main
-            # thread may set handlers; elsewhere there is no Ctrl-C to ignore)
+            # thread may set handlers; elsewhere there is no Ctrl-C to ignore); the handler
+            # is put back after, for a caller that goes on (a test, a notebook): processes
+            # it starts later would otherwise inherit SIGINT ignored
+            previous: Any = None
             with contextlib.suppress(ValueError):
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-            from buildds.workers import stop_all_pools
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                from buildds.workers import stop_all_pools
 
-            stop_all_pools()
-            click.echo("interrupted", err=True)
+                stop_all_pools()
+                click.echo("interrupted", err=True)
+            finally:
+                if previous is not None:
+                    with contextlib.suppress(ValueError):
+                        signal.signal(signal.SIGINT, previous)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # stdout closed (| head): click handles it

@@ -354,3 +354,23 @@ def test_a_read_only_file_system_keeps_the_last_export(small_disk: Path) -> None
     assert result.stderr.rstrip().endswith("Read-only file system")
     assert "Traceback" not in result.stderr
     assert snapshot(out) == before
+
+
+def test_ctrl_c_handling_puts_the_sigint_handler_back(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an interrupted command, a caller that goes on (here pytest) still has its Ctrl-C
+    handler: processes it starts later must not inherit SIGINT ignored."""
+    import signal
+
+    import buildds.jobs.jbe
+
+    def interrupted(*a: Any, **k: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(buildds.jobs.jbe, "build_jbe", interrupted)
+    before = signal.getsignal(signal.SIGINT)
+    result = CliRunner().invoke(main, ["jbe", "--years", "2025", "--raw", str(tmp_path),
+                                       "--out", str(tmp_path / "o"), "-q"])
+    assert result.exit_code == 130
+    assert signal.getsignal(signal.SIGINT) is before
+    assert before is not signal.SIG_IGN

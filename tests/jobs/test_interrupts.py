@@ -46,12 +46,23 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return raw
 
 
-def start(raw: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+def _as_from_a_terminal() -> None:
+    # A job started with & by a non-interactive shell (CI scripts, chroot runs) inherits
+    # SIGINT ignored, and Python then keeps ignoring it; a terminal's program does not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def popen(argv: list[str]) -> subprocess.Popen[str]:
+    """``argv`` in a process group of its own, with SIGINT as a terminal gives it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "buildds", "jbe", "--years", "2025", "--raw", str(raw),
-         "--out", str(out), "-q", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=_as_from_a_terminal,  # noqa: PLW1509 - no threads
         cwd=Path(__file__).resolve().parents[2])
+
+
+def start(raw: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+    return popen([sys.executable, "-m", "buildds", "jbe", "--years", "2025", "--raw",
+                  str(raw), "--out", str(out), "-q", *extra])
 
 
 def wait_for_family(proc: subprocess.Popen[str], *, at_least: int, seconds: float = 30
@@ -99,11 +110,9 @@ def test_workers_exit_when_the_build_is_killed(scanned: Path, tmp_path: Path) ->
 
 def test_ctrl_c_while_contracts_are_read_by_ocr(scanned: Path, tmp_path: Path) -> None:
     """The OCR pool of ``buildds contracts`` (in the main process, no stage-1 workers)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "buildds", "contracts", str(scanned / "2025" / "kenpo-mondai.pdf"),
-         "--out", str(tmp_path / "out"), "-q"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        cwd=Path(__file__).resolve().parents[2])
+    proc = popen([sys.executable, "-m", "buildds", "contracts",
+                  str(scanned / "2025" / "kenpo-mondai.pdf"), "--out", str(tmp_path / "out"),
+                  "-q"])
     family = wait_for_family(proc, at_least=2)
     time.sleep(0.5)
     family.update(descendants(proc.pid))
