@@ -1,6 +1,6 @@
 """``python -m buildds …`` is the ``buildds`` command."""
 
-from buildds.cli import main
+from buildds.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -8,18 +8,19 @@ into exit 130.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from buildds import __version__
-from buildds.cli_group import MainGroup
+from buildds.cli_group import EXIT_INTERRUPTED, MainGroup
 from buildds.cli_types import Utf8Path, YearsType
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 
 @click.group(cls=MainGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -223,5 +224,25 @@ main.add_command(judgments_command)
 main.add_command(limits_command)
 
 
+def run() -> None:
+    """The ``buildds`` program (console script and ``python -m buildds``): :func:`main`, and
+    after a Ctrl-C, once the pools are stopped and "interrupted" is printed, an immediate
+    exit. A process pool whose workers were terminated can leave its manager thread waiting
+    for ever on some CPython 3.11 releases (Debian 12's 3.11.2), and interpreter shutdown
+    joins that thread — the command would print "interrupted" and hang. In-process callers
+    (tests, notebooks) call :func:`main` and get exit code 130 as a SystemExit."""
+    try:
+        main()
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(EXIT_INTERRUPTED)
+        raise
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
