@@ -59,11 +59,18 @@ def test_contracts_exit_codes(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["contracts", *mixed, "--strict"]).exit_code == 1
 
 
-def test_contracts_from_unrelated_folders_are_named_absolutely(tmp_path: Path) -> None:
-    junk = tmp_path / "junk.docx"
+def test_contract_names_are_relative_to_the_common_folder_unless_that_is_root(
+        tmp_path: Path) -> None:
+    from buildds.jobs.contracts import _root
+
+    assert _root([Path("/srv/a/x.docx"), Path("/home/b/y.pdf")]) is None  # names stay absolute
+    assert _root([Path("/srv/a/x.docx"), Path("/srv/b/y.pdf")]) == Path("/srv")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    junk = tmp_path / "a" / "junk.docx"
     junk.write_text("plain text")
-    result = CliRunner().invoke(main, ["contracts", str(junk), str(SAMPLE_DOCX), "--out",
-                                       str(tmp_path / "o"), "-q"])
+    shutil.copyfile(SAMPLE_DOCX, tmp_path / "b" / "good.docx")
+    result = CliRunner().invoke(main, ["contracts", str(junk), str(tmp_path / "b" / "good.docx"),
+                                       "--out", str(tmp_path / "o"), "-q"])
     assert result.exit_code == 0, result.output
-    # the inputs share only "/": names stay absolute rather than losing their leading "/"
-    assert f"failed: {junk}: named .docx but not a Word .docx" in result.output
+    assert "failed: a/junk.docx: named .docx but not a Word .docx" in result.output
