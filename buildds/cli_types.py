@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from buildds.safeio.names import printable_name
+
 __all__ = ["Utf8Path", "YearsType", "parse_years"]
 
 _PART = re.compile(r"^\s*(\d{4})\s*(?:[-–~]\s*(\d{4}))?\s*$")
@@ -51,10 +53,8 @@ class Utf8Path(click.Path):
                 ctx: click.Context | None) -> Any:
         text = os.fspath(value)
         if isinstance(text, str):
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:
-                shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            shown = printable_name(text)
+            if shown != text:
                 self.fail(f"'{shown}' is not a UTF-8 path, which the parquet and Arrow "
                           "libraries need (choose one whose name is UTF-8)", param, ctx)
         return super().convert(value, param, ctx)
