@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 __all__ = [
     "Cache",
@@ -47,6 +47,7 @@ __all__ = [
     "run_parallel",
     "sha256_bytes",
     "sha256_file",
+    "sha256_stream",
 ]
 
 T = TypeVar("T")
@@ -58,10 +59,15 @@ def sha256_bytes(data: bytes) -> str:
 
 
 def sha256_file(path: str | Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
+        return sha256_stream(fh)
+
+
+def sha256_stream(fh: BinaryIO) -> str:
+    """sha256 of what is left to read in ``fh``, read in 1 MiB chunks."""
+    h = hashlib.sha256()
+    for chunk in iter(lambda: fh.read(1 << 20), b""):
+        h.update(chunk)
     return h.hexdigest()
 
 

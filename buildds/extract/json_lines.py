@@ -18,7 +18,6 @@ detected, or the encoding named) and parses each line with
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from types import TracebackType
 from typing import Any, BinaryIO, Literal, NamedTuple, Self
 
 from buildds.errors import ExtractError
+from buildds.pipeline import sha256_stream
 from buildds.safeio.files import open_regular
 from buildds.safeio.json_strict import JsonLimitError, loads_strict
 from buildds.safeio.names import printable_name
@@ -143,10 +143,7 @@ class JsonLinesFile:
         except ExtractError as exc:
             raise ExtractError(exc.message, source=printable_name(self.path)) from None
         try:
-            digest = hashlib.sha256()
-            for chunk in iter(lambda: self._fh.read(1 << 20), b""):  # type: ignore[union-attr]
-                digest.update(chunk)
-            self.sha256 = digest.hexdigest()
+            self.sha256 = sha256_stream(self._fh)
             self._fh.seek(0)
             hint = "" if self._encoding else "; name the file's encoding with --encoding"
             self._lines = decode_lines(self._fh, encoding=self._encoding,

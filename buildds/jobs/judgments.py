@@ -156,15 +156,11 @@ def _no_format(rejects: Sequence[tuple[int, str, str]]) -> str:
 
 def _sha256_regular(path: Path) -> str:
     """sha256 of a statute file, read only if it is a regular file (a FIFO cannot hang)."""
-    import hashlib
-
+    from buildds.pipeline import sha256_stream
     from buildds.safeio.files import open_regular
 
     with open_regular(path) as fh:
-        digest = hashlib.sha256()
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return sha256_stream(fh)
 
 
 def _coverage(judgments: Sequence[Any]) -> dict[str, float]:
