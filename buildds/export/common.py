@@ -5,8 +5,7 @@ deterministic parquet, atomic swap of output folders, the sandboxed card environ
 from __future__ import annotations
 
 import json
-import os
-import shutil
+import os  # noqa: F401 - tests/export/test_hf.py patches common.os.replace (the staging swap)
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -65,7 +64,6 @@ __all__ = [
     "require_data",
     "size_category",
     "split_fingerprint",
-    "swap_in",
     "write_export",
     "write_parquet",
 ]
@@ -184,30 +182,6 @@ def write_parquet(pq: Any, table: Any, path: Path) -> None:
     pq.write_table(table, str(path), compression="snappy", use_dictionary=True,
                    write_statistics=True, version="2.6", data_page_version="1.0",
                    store_schema=True, row_group_size=max(1, table.num_rows))
-
-
-def swap_in(staging: Path, out: Path, names: Sequence[str]) -> None:
-    """Move ``staging/<name>`` to ``out/<name>`` for each name, replacing what was there;
-    on any failure put the previous files back."""
-    done: list[tuple[Path, Path | None]] = []
-    try:
-        for name in names:
-            target = out / name
-            aside: Path | None = None
-            if target.exists() or target.is_symlink():
-                aside = staging / f".old-{name}"
-                os.replace(target, aside)
-            done.append((target, aside))
-            os.replace(staging / name, target)
-    except BaseException:
-        for target, aside in reversed(done):
-            if target.is_dir() and not target.is_symlink():
-                shutil.rmtree(target, ignore_errors=True)
-            elif target.exists():
-                target.unlink()
-            if aside is not None:
-                os.replace(aside, target)
-        raise
 
 
 def write_export(dd: Any, *, out: Path, splits: Sequence[str],
