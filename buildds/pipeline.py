@@ -42,6 +42,7 @@ __all__ = [
     "default_processes",
     "expand_names",
     "hash_files",
+    "holds_bytes",
     "package_code_version",
     "progress_bar",
     "run_parallel",
@@ -71,6 +72,14 @@ def sha256_stream(fh: BinaryIO) -> str:
     return h.hexdigest()
 
 
+def holds_bytes(path: Path, data: bytes) -> bool:
+    """Whether ``path`` already holds exactly ``data`` (False when it cannot be read)."""
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` atomically. Returns False (and writes nothing) when the
     file already holds exactly these bytes, so unchanged outputs keep their mtime.
@@ -78,11 +87,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> bool:
     The file gets the mode any new file gets (0o666 less the umask), not mkstemp's 0600. An
     OSError names ``path`` (not the temp file) and says it could not be written."""
     path = Path(path)
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
+    if holds_bytes(path, data):
+        return False
     tmp: Path | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Self
 
 from buildds.errors import ExportError
+from buildds.pipeline import holds_bytes
 
 try:
     import fcntl
@@ -186,12 +187,9 @@ class OutputStaging:
         exactly these bytes (nothing is staged, and a pending removal is dropped)."""
         rel = self._rel(path)
         target = self.out / rel
-        try:
-            if target.stat().st_size == len(data) and target.read_bytes() == data:
-                self._entries.pop(rel, None)
-                return False
-        except OSError:
-            pass
+        if holds_bytes(target, data):
+            self._entries.pop(rel, None)
+            return False
         staged = self.folder / rel
         try:
             staged.parent.mkdir(parents=True, exist_ok=True)
