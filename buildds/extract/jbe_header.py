@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from buildds.extract.jbe_raw import era_of, era_year
 from buildds.schema import PdfDocument, PdfLine, Problem, Subject
 
 __all__ = ["TITLE_CHARS", "PrintedHeader", "check_printed", "read_booklet_header",
@@ -32,7 +33,6 @@ STAGE = "header"
 #: Longer lines are body text (instructions on a cover), not a title.
 TITLE_CHARS = 40
 _SUBJECT = re.compile(r"(憲|民|刑)法")
-_ERA_BASE = {"平成": 1988, "令和": 2018}
 _ERA = re.compile(r"(平成|令和)(元|\d{1,2})年(?!\d{1,2}月)")
 _WESTERN = re.compile(r"(?<!\d)((?:19|20)\d\d)年(?!\d{1,2}月)")
 _QUESTION = re.compile(r"^[〔(\[【]?第\d+問")
@@ -67,8 +67,6 @@ class PrintedHeader:
 
 
 def _era_text(year: int) -> str:
-    from buildds.extract.jbe_raw import era_of
-
     try:
         return era_of(year)
     except ValueError:
@@ -87,8 +85,7 @@ def _read(lines: list[PdfLine]) -> PrintedHeader:
         found = _SUBJECT.findall(text)
         titled = (any(w in text for w in _TITLE_WORDS) or bool(_BRACKETED.search(text))
                   or _ALONE.fullmatch(text) is not None)
-        line_years = [_ERA_BASE[m.group(1)] + (1 if m.group(2) == "元" else int(m.group(2)))
-                      for m in _ERA.finditer(text)]
+        line_years = [era_year(m.group(1), m.group(2)) for m in _ERA.finditer(text)]
         line_years += [int(m.group(1)) for m in _WESTERN.finditer(text)]
         if not ((found and titled) or line_years):
             continue

@@ -23,6 +23,7 @@ __all__ = [
     "discover_exam_files",
     "era_fullwidth",
     "era_of",
+    "era_year",
     "year_of_era",
 ]
 
@@ -56,7 +57,12 @@ def year_of_era(text: str) -> int | None:
     m = _ERA_YEAR.match(text.translate(_HW).strip())
     if not m:
         return None
-    return _ERA_BASE[m.group(1)] + (1 if m.group(2) == "元" else int(m.group(2)))
+    return era_year(m.group(1), m.group(2))
+
+
+def era_year(era: str, number: str) -> int:
+    """The Western year of ``<era><number>年``: ``era_year("令和", "元")`` → 2019."""
+    return _ERA_BASE[era] + (1 if number == "元" else int(number))
 
 
 def era_fullwidth(year: int) -> str:
