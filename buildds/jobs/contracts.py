@@ -37,7 +37,7 @@ from buildds.pipeline import (
     progress_bar,
     sha256_bytes,
 )
-from buildds.safeio import LIMITS
+from buildds.safeio import LIMITS, read_side_file
 from buildds.staging import OutputStaging, clean_stale_staging
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
@@ -126,9 +126,9 @@ def _file_entry(path: Path, name: str, doc: Any, clauses: Sequence[Any],
 
 def _read_labels(path: Path) -> list[str]:
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except OSError as exc:
-        raise BuildError(f"cannot read the label inventory ({exc.strerror or exc})",
+        lines = read_side_file(path).splitlines()
+    except BuildError as exc:
+        raise BuildError(f"cannot read the label inventory ({exc.message})",
                          source=str(path)) from exc
     return list(dict.fromkeys(s.strip() for s in lines if s.strip()))
 
