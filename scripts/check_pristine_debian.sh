@@ -26,7 +26,10 @@ unmount_all() {
 }
 trap unmount_all EXIT
 unmount_all
-rm -rf "$root"
+if grep -q " $root/" /proc/mounts; then  # never delete through a mount (a bind of /dev!)
+  echo "something is still mounted under $root; unmount it first" >&2; exit 2
+fi
+rm -rf --one-file-system "$root"
 : > "$log"
 say() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$log"; }
 
