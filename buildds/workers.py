@@ -206,9 +206,24 @@ def stop_pool(pool: ProcessPoolExecutor, *, grace: float = 2.0) -> None:
                 proc.kill()
                 proc.join(1.0)
     _forget_manager_thread(pool, timeout=grace)
+    _fail_pending(pool)
     _LIVE.discard(pool)
     if not _LIVE:  # another live pool's workers still use theirs
         _remove_stopped_workers_tmp()
+
+
+def _fail_pending(pool: ProcessPoolExecutor) -> None:
+    """Work the stopped pool still holds ends as failed. The manager thread does that when it
+    sees its workers die, but on some CPython 3.11 releases it can hang instead, and whoever
+    waits on those futures would wait for ever."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    items = list((getattr(pool, "_pending_work_items", None) or {}).values())
+    for item in items:
+        future = getattr(item, "future", None)
+        if future is not None and not future.done():
+            with contextlib.suppress(Exception):  # the manager may have just set it
+                future.set_exception(BrokenProcessPool("the worker pool was stopped"))
 
 
 def _forget_manager_thread(pool: ProcessPoolExecutor, *, timeout: float) -> None:
