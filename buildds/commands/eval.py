@@ -10,14 +10,15 @@ import click
 
 from buildds.cli_types import Utf8Path
 from buildds.errors import BuildError
+from buildds.evaluate.request_defaults import (
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_MAX_RETRY_AFTER_S,
+    DEFAULT_TIMEOUT_S,
+)
 from buildds.safeio.limits import LIMITS
 
 __all__ = ["Seconds", "eval_cmd"]
 
-# the backend's defaults, repeated here so that --help needs no import of the backend
-DEFAULT_TIMEOUT_S = 120.0
-DEFAULT_MAX_ATTEMPTS = 6
-DEFAULT_MAX_RETRY_AFTER_S = 60.0
 
 
 class Seconds(click.ParamType):

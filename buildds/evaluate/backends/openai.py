@@ -88,6 +88,11 @@ from buildds.evaluate.backends.http_transport import (
     env_proxy,
 )
 from buildds.evaluate.redact import Redactor, redact_url, url_secrets
+from buildds.evaluate.request_defaults import (
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_MAX_RETRY_AFTER_S,
+    DEFAULT_TIMEOUT_S,
+)
 from buildds.httputil import parse_retry_after
 from buildds.safeio import open_regular
 from buildds.schema.evaluation import Attachment, ChatRequest, ChatResult
@@ -104,12 +109,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
-#: a Retry-After longer than this fails the sample instead (``--max-retry-after``)
-DEFAULT_MAX_RETRY_AFTER_S = 60.0
-#: seconds one try may take, connecting and reading included (``--timeout``)
-DEFAULT_TIMEOUT_S = 120.0
-#: tries per request (``--max-attempts``)
-DEFAULT_MAX_ATTEMPTS = 6
 HttpClientName = Literal["asyncio", "httpx"]
 #: attachments sent as ``{"type": "file"}`` parts (Chat Completions: PDF only)
 FILE_MEDIA_TYPES = frozenset({"application/pdf"})
