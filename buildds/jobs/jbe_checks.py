@@ -19,8 +19,6 @@ from buildds.schema import SUBJECTS, Problem
 __all__ = ["check_not_dropping", "previous_contents", "refuse_copies"]
 
 STAGE = "jbe-xml"
-#: report.json of a build is tens of kB; anything near this is not ours.
-_REPORT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def refuse_copies(pairs: list[dict[str, Any]], shas: dict[str, str]) -> int:
@@ -65,7 +63,7 @@ def previous_contents(out: Path) -> set[tuple[int, str]]:
     """The (year, subject) pairs the dataset in ``out`` was built from: the built pairs of
     its report.json, and every xml/<year>/<subject>.xml (a later --xml-only run rewrites the
     report but not the dataset). Empty when ``out`` holds no dataset."""
-    from buildds.safeio import loads_strict, read_bytes_limited
+    from buildds.safeio import loads_strict, read_side_file
 
     if not ((out / "data" / "test.parquet").exists() or (out / "dataset").is_dir()):
         return set()
@@ -73,7 +71,7 @@ def previous_contents(out: Path) -> set[tuple[int, str]]:
     report = out / "report.json"
     if report.is_file():
         try:
-            data = loads_strict(read_bytes_limited(report, max_bytes=_REPORT_MAX_BYTES))
+            data = loads_strict(read_side_file(report))  # within side_file_bytes
             for p in data.get("pairs", []) if isinstance(data, dict) else []:
                 if (isinstance(p, dict) and p.get("status") != "failed"
                         and isinstance(p.get("year"), int) and p.get("subject") in SUBJECTS):

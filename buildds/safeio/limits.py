@@ -41,7 +41,8 @@ _ALL = [
     Limit("json_number_digits", 100, "digits", None, "digits of one JSON number"),
     Limit("yaml_depth", 64, "levels", None, "nesting depth of a YAML file"),
     Limit("side_file_bytes", 64 * 1024 * 1024, "bytes", None,
-          "bytes of one manifest, corrections, annotations, rejects or profile file"),
+          "bytes of one manifest, corrections, annotations, labels, rejects, profile or "
+          "previous report file"),
     # eval (evaluate/backends/http_transport.py, evaluate/tasks/highbar/taskset.py)
     Limit("response_bytes", 16 * 1024 * 1024, "bytes", "--max-response-bytes",
           "bytes of one HTTP response from a model endpoint (decoded)"),
