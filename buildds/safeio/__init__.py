@@ -6,7 +6,12 @@
 * :mod:`.json_strict` — JSON with limits on depth and number size, no ``NaN``/``Infinity``.
 * :mod:`.yaml_strict` — YAML without tags that build objects and without aliases.
 * :mod:`.limits` — the default of every limit on work an input can multiply, in one table.
+
+``load_yaml_strict`` is imported on first use: PyYAML costs ~10 ms, and every command's
+start-up (``buildds --help`` included) goes through this package.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from buildds.safeio.files import (
     check_regular_file,
@@ -17,7 +22,9 @@ from buildds.safeio.files import (
 from buildds.safeio.json_strict import loads_strict
 from buildds.safeio.limits import LIMITS, Limit
 from buildds.safeio.text_decoding import decode_lines
-from buildds.safeio.yaml_strict import load_yaml_strict
+
+if TYPE_CHECKING:
+    from buildds.safeio.yaml_strict import load_yaml_strict
 
 __all__ = [
     "LIMITS",
@@ -30,3 +37,11 @@ __all__ = [
     "read_bytes_limited",
     "read_side_file",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "load_yaml_strict":
+        from buildds.safeio.yaml_strict import load_yaml_strict
+
+        return load_yaml_strict
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
