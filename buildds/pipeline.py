@@ -256,9 +256,6 @@ class Rejects:
         """The rows as ``rejects.jsonl`` text, one canonical JSON object a line."""
         return "".join(canonical_json(r) + "\n" for r in self.rows)
 
-    def write(self, path: str | Path) -> None:
-        atomic_write_text(path, self.jsonl())
-
 
 def default_processes() -> int:
     return max(1, os.cpu_count() or 1)
