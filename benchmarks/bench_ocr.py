@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from buildds.extract.ocr import DEFAULT_DPI, DEFAULT_PSM, char_accuracy, ocr_pdf_pages
-from buildds.extract.pdf import extract_pdf, open_pdf
+from buildds.extract.pdf.lines import extract_pdf, open_pdf
 
 REPO = Path(__file__).resolve().parent.parent
 BOOKLETS = [

@@ -17,7 +17,7 @@ such a file must be placed by hand) and ``sha256`` (``null`` until a first verif
 * a file already present is skipped when its sha256 matches (or, with no sha256 known, when
   it is a PDF);
 * ``<dest>/manifest.json`` is written (atomically) with the sha256 of every downloaded file,
-  so later builds (:func:`buildds.extract.jbe_raw.discover_exam_files`) verify them. With the
+  so later builds (:func:`buildds.extract.jbe.raw.discover_exam_files`) verify them. With the
   default ``--dest data_raw/jbe`` that is the source manifest itself: the first verified
   download pins the checksums there.
 

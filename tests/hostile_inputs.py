@@ -146,12 +146,12 @@ def run_bounded(code: str, *, memory_mb: int = 2_000, timeout: float = 120,
     (RLIMIT_AS) and which is killed after ``timeout`` seconds. The code may set ``result``
     (JSON-able); returns ``{"result": …, "error": "Type: message" or None, "peak_mb": …,
     "delta_mb": …}`` where ``delta_mb`` is the peak RSS reached by ``code`` over the peak
-    after imports (``import buildds.extract.contracts`` etc. are done first)."""
+    after imports (``import buildds.extract.contracts.reader`` etc. are done first)."""
     wrapper = textwrap.dedent("""
         import json, resource, sys, traceback
         limit = {memory} * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        import buildds.extract.contracts, buildds.extract.ocr, buildds.extract.docx  # noqa
+        import buildds.extract.contracts.reader, buildds.extract.ocr, buildds.extract.docx.reader  # noqa
         import buildds.jobs.contracts  # noqa
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         result = None

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from buildds.cli import main
 from buildds.errors import FetchError
-from buildds.extract.jbe_raw import discover_exam_files
+from buildds.extract.jbe.raw import discover_exam_files
 from buildds.fetch import MIRROR_ENV, USER_AGENT, default_manifest_path, fetch_jbe
 from buildds.pipeline import sha256_bytes
 

@@ -16,7 +16,7 @@ Zero-division convention (as scikit-learn's ``zero_division=0``): precision is 0
 is predicted positive, recall is 0 when nothing is gold positive, F1 is 0 when both are 0.
 
 ImpScore (seed 003) lives with the appellate-review task
-(:mod:`buildds.evaluate.tasks.appellate_review_metrics`).
+(:mod:`buildds.evaluate.tasks.appellate_review.metrics`).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
-from buildds.extract.jbe_raw import year_of_era
+from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """``buildds contracts``: contract files → clauses → LegalRikai-style datasets (seed 000).
 
-For each input (.docx, .pdf, scans, images, .odt — :func:`buildds.extract.contracts.read_documents`)
+For each input (.docx, .pdf, scans, images, .odt — :func:`buildds.extract.contracts.reader.read_documents`)
 the normalised document is written for inspection, its clauses are cut in the chosen view
 (``accepted``: tracked changes accepted; ``original``: rejected) and collected into one clause
 table. With an annotation file the task dataset is exported (``classification`` or
@@ -46,8 +46,8 @@ STAGE = "contracts"
 Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
 _CODE_FILES = (
-    "schema/core.py", "schema/contracts.py", "extract/archive.py", "extract/sniff.py",
-    "extract/contracts*.py", "extract/docx*.py", "extract/pdf.py", "extract/ocr*.py",
+    "schema/core.py", "schema/contracts.py", "safeio/archive.py", "extract/sniff.py",
+    "extract/contracts/*.py", "extract/docx/*.py", "extract/pdf/*.py", "extract/ocr/*.py",
     "transform/normalize.py", "transform/clauses.py", "transform/rikai.py",
     "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
 )
@@ -149,7 +149,7 @@ def build_contracts(
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
     from buildds.export.rikai import export_classification, export_clauses, export_revision
-    from buildds.extract.contracts import read_documents
+    from buildds.extract.contracts.reader import read_documents
     from buildds.transform.clauses import split_clauses
     from buildds.transform.rikai import (
         classification_items,

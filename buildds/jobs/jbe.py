@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError
-from buildds.extract.jbe_raw import FIRST_YEAR, discover_exam_files, era_fullwidth
+from buildds.extract.jbe.raw import FIRST_YEAR, discover_exam_files, era_fullwidth
 from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies
 from buildds.pipeline import (
     Cache,
@@ -50,13 +50,13 @@ __all__ = ["JbeReport", "build_jbe", "build_pair", "code_version"]
 STAGE = "jbe-xml"
 _CODE_FILES = (
     "schema/core.py",
-    "extract/pdf.py",
+    "extract/pdf/lines.py",
     "extract/sniff.py",
-    "extract/ocr*.py",
-    "extract/jbe_booklet.py",
-    "extract/jbe_answers.py",
-    "extract/jbe_header.py",
-    "extract/jbe_raw.py",
+    "extract/ocr/*.py",
+    "extract/jbe/booklet.py",
+    "extract/jbe/answers.py",
+    "extract/jbe/header.py",
+    "extract/jbe/raw.py",
     "export/xml.py",
     "export/schemas/jbe_exam.xsd",
     "jobs/jbe.py",
@@ -86,11 +86,11 @@ def build_pair(task: PairTask) -> dict[str, Any]:
     """Extract, parse, reconcile, serialise and validate one booklet + key. Never raises:
     failures come back as ``status="failed"`` with problems naming the file and page."""
     from buildds.export.xml import booklet_to_xml, validate_exam_xml
-    from buildds.extract.jbe_answers import check_points, parse_answer_key, reconcile
-    from buildds.extract.jbe_booklet import parse_booklet
-    from buildds.extract.jbe_header import check_printed, read_booklet_header, read_key_header
-    from buildds.extract.jbe_raw import era_of
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.jbe.answers import check_points, parse_answer_key, reconcile
+    from buildds.extract.jbe.booklet import parse_booklet
+    from buildds.extract.jbe.header import check_printed, read_booklet_header, read_key_header
+    from buildds.extract.jbe.raw import era_of
+    from buildds.extract.pdf.lines import extract_pdf
 
     subject = SUBJECTS[task.subject]
     problems: list[Problem] = []

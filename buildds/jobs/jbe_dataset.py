@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buildds.extract.jbe_raw import era_fullwidth
+from buildds.extract.jbe.raw import era_fullwidth
 from buildds.pipeline import (
     Cache,
     cache_key,

@@ -30,7 +30,7 @@ def _printed(pair: dict[str, Any]) -> str:
         return "—"
 
     def one(h: dict[str, Any]) -> str:
-        from buildds.extract.jbe_raw import era_of
+        from buildds.extract.jbe.raw import era_of
 
         return " ".join([era_of(y) for y in h["years"]] + h["subjects"]) or "nothing"
 

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from buildds.extract.pdf import join_wrapped
+from buildds.extract.pdf.lines import join_wrapped
 from buildds.schema import PdfDocument
 from buildds.schema.contracts import Clause, ClauseKind, DocBlock
 from buildds.transform.normalize import normalize_text, to_int_number

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from buildds.errors import MissingDependency
-from buildds.extract.jbe_raw import year_of_era
+from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import SUBJECTS, JbeExclusionReason, JbeQuestionType
 
 try:  # pandera >= 0.24 has the pandas API under pandera.pandas

@@ -17,7 +17,7 @@ from buildds.errors import BuildError
 from buildds.evaluate.metrics import bootstrap_ci
 from buildds.evaluate.runner import run_eval
 from buildds.evaluate.tasks import get_task
-from buildds.evaluate.tasks.appellate_review import (
+from buildds.evaluate.tasks.appellate_review.task import (
     AppellateReviewTask,
     Variant,
     build_items,
@@ -26,7 +26,7 @@ from buildds.evaluate.tasks.appellate_review import (
     parse_variant,
     render_prompt_for,
 )
-from buildds.evaluate.tasks.appellate_review_metrics import (
+from buildds.evaluate.tasks.appellate_review.metrics import (
     FINE_BINS,
     TERM_BINS,
     bin_label,
@@ -36,7 +36,7 @@ from buildds.evaluate.tasks.appellate_review_metrics import (
     macro_scores,
     numeric_block,
 )
-from buildds.evaluate.tasks.appellate_review_parse import (
+from buildds.evaluate.tasks.appellate_review.parse import (
     correction_answer,
     correction_gold,
     parse_charges_answer,

@@ -6,9 +6,9 @@ import pytest
 
 from buildds.errors import ExportError
 from buildds.export.xml import booklet_to_xml, parse_exam_xml, parse_xml, validate_exam_xml
-from buildds.extract.jbe_answers import parse_answer_key
-from buildds.extract.jbe_booklet import parse_booklet
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.jbe.answers import parse_answer_key
+from buildds.extract.jbe.booklet import parse_booklet
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.sample import SAMPLE_DIR
 from buildds.schema import SUBJECTS
 

@@ -1,4 +1,4 @@
-"""extract/archive.py: every bad .docx is refused with an ExtractError naming the file."""
+"""safeio/archive.py: every bad .docx is refused with an ExtractError naming the file."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExtractError, LimitExceeded
-from buildds.extract.archive import OLE2_MAGIC, open_ooxml
-from buildds.extract.docx import extract_docx
+from buildds.safeio.archive import OLE2_MAGIC, open_ooxml
+from buildds.extract.docx.reader import extract_docx
 
 MINIMAL_DOC = (b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
                b'wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p>'

@@ -1,4 +1,4 @@
-"""One reader for every contract file (buildds.extract.contracts).
+"""One reader for every contract file (buildds.extract.contracts.reader).
 
 Generated fixtures cover each route (docx, text PDF, image-only PDF, PNG, .odt) and each
 failure (mislabelled files, blank pages, unknown types, encrypted PDFs); the integration test
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExtractError, PdfError
-from buildds.extract import contracts as reader
-from buildds.extract import contracts_odt
-from buildds.extract.contracts import read_document, read_documents, sniff
+from buildds.extract.contracts import reader
+from buildds.extract.contracts import odt as contracts_odt
+from buildds.extract.contracts.reader import read_document, read_documents, sniff
 from tests.conftest import shared_path, simple_pdf_bytes
 
 FONT = Path("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf")
@@ -492,7 +492,7 @@ def test_batch_ocr_pages_in_one_pool_same_as_serial(tmp_path: Path) -> None:
 def test_batch_ocr_failure_stays_with_its_file(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An OCR page task that fails makes only its own file a problem (first failing page)."""
-    from buildds.extract import ocr_page_task as task_mod
+    from buildds.extract.ocr import page_task as task_mod
 
     good = render_png(tmp_path / "good.png", OCR_LINES[:1])
     broken = render_png(tmp_path / "broken.png", OCR_LINES[:1])

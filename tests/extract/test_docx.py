@@ -1,4 +1,4 @@
-"""extract/docx.py: generated .docx fixtures with raw OOXML revisions, comments and numbering,
+"""extract/docx/reader.py: generated .docx fixtures with raw OOXML revisions, comments and numbering,
 and the real tracked-change files in ../shared (pandoc's accept/reject outputs as oracle)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from buildds.extract.docx import extract_docx, format_number
+from buildds.extract.docx.reader import extract_docx, format_number
 
 from ..conftest import shared_path
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import KeyMismatchError, PdfError
-from buildds.extract.jbe_answers import NOTE_UNORDERED, parse_answer_key, reconcile
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.jbe.answers import NOTE_UNORDERED, parse_answer_key, reconcile
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.sample.typeset_key import typeset_answer_key
 from buildds.schema import AnswerSlot, PdfDocument, PdfPage, PdfWord, Source
 from tests.conftest import check_golden, shared_path

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from buildds.extract.jbe_booklet import parse_booklet
+from buildds.extract.jbe.booklet import parse_booklet
 from buildds.schema import SUBJECTS, PdfDocument, PdfLine, PdfPage, Source
 from tests.conftest import check_golden, shared_path
 
@@ -231,7 +231,7 @@ def test_not_a_booklet():
 
 def test_golden_2024_minpo_question_structure():
     """Golden file for one real booklet (its first three questions), to catch regressions."""
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.pdf.lines import extract_pdf
 
     pdf = shared_path("jbe", "pdf", "2024", "minpo-mondai.pdf")
     doc = extract_pdf(pdf, source_path="2024/minpo-mondai.pdf", ocr="never")
@@ -242,8 +242,8 @@ def test_golden_2024_minpo_question_structure():
 
 @pytest.mark.shared
 def test_all_real_booklets_parse_and_agree_with_their_keys():
-    from buildds.extract.jbe_answers import parse_answer_key, reconcile
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.jbe.answers import parse_answer_key, reconcile
+    from buildds.extract.pdf.lines import extract_pdf
 
     root = shared_path("jbe", "pdf")
     manifest = {e["path"]: e for e in json.loads((root / "manifest.json").read_text())["files"]}

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from buildds.extract.jbe_header import (
+from buildds.extract.jbe.header import (
     PrintedHeader,
     check_printed,
     read_booklet_header,
     read_key_header,
 )
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.schema import SUBJECTS, PdfDocument, PdfLine, PdfPage, Source
 from tests.conftest import REPO, shared_path
 

@@ -14,13 +14,13 @@ import pytest
 from PIL import Image
 
 from buildds.errors import ExtractError, LimitExceeded, PdfError
-from buildds.extract.archive import open_ooxml
-from buildds.extract.contracts import read_document
-from buildds.extract.docx import extract_docx
-from buildds.extract.ocr_images import image_frames
-from buildds.extract.ocr_job import MAX_PAGE_PIXELS, MIN_OCR_DPI, blank_page, is_blank
-from buildds.extract.ocr_pdf import page_dpi
-from buildds.extract.pdf import extract_pdf
+from buildds.safeio.archive import open_ooxml
+from buildds.extract.contracts.reader import read_document
+from buildds.extract.docx.reader import extract_docx
+from buildds.extract.ocr.images import image_frames
+from buildds.extract.ocr.job import MAX_PAGE_PIXELS, MIN_OCR_DPI, blank_page, is_blank
+from buildds.extract.ocr.pdf import page_dpi
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.extract.sniff import sniff
 from buildds.safeio import LIMITS
 from tests.conftest import simple_pdf_bytes
@@ -106,7 +106,7 @@ def test_docx_bomb_part_is_capped(tmp_path: Path) -> None:
     bomb = bomb_zip(tmp_path / "bomb.docx", members={"[Content_Types].xml": CONTENT_TYPES},
                     zeros={"word/document.xml": 300_000_000})
     run = run_bounded(f"""
-        from buildds.extract.docx import extract_docx
+        from buildds.extract.docx.reader import extract_docx
         extract_docx({str(bomb)!r})
     """, memory_mb=1_500)
     assert run["error"].startswith("LimitExceeded: ")
@@ -128,7 +128,7 @@ def test_numbering_value_over_the_limit(tmp_path: Path) -> None:
              for i, (start, fmt, _) in enumerate(NUMBERING_CASES)]
     started = time.perf_counter()
     run = run_bounded(f"""
-        from buildds.extract.docx import extract_docx
+        from buildds.extract.docx.reader import extract_docx
         result = []
         for path in {[str(p) for p in paths]!r}:
             try:
@@ -195,7 +195,7 @@ def test_huge_page_is_refused_without_rendering_it(tmp_path: Path) -> None:
 @pytest.mark.ocr
 def test_large_page_is_read_at_a_lower_resolution(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from buildds.extract import ocr_pdf
+    from buildds.extract.ocr import pdf as ocr_pdf
 
     path = tmp_path / "text.pdf"
     path.write_bytes(make_pdf([(595, 842, b"BT /F1 40 Tf 72 700 Td (HELLO WORLD 2024) Tj ET")]))
@@ -300,7 +300,7 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
         for suffix in (".pdf", ".docx", ".odt", ".png"):
             cases.append((str(make(tmp_path / f"{kind}{suffix}")), what))
     run = run_bounded(f"""
-        from buildds.extract.contracts import read_document
+        from buildds.extract.contracts.reader import read_document
         result = []
         for path, _ in {cases!r}:
             try:
@@ -316,9 +316,9 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
 def test_pdf_and_image_readers_refuse_other_files(tmp_path: Path, kind: str) -> None:
     path = (fifo if kind == "fifo" else dev_zero_link)(tmp_path / "x.pdf")
     run = run_bounded(f"""
-        from buildds.extract.pdf import extract_pdf
-        from buildds.extract.ocr_images import image_frames
-        from buildds.extract.docx import extract_docx
+        from buildds.extract.pdf.lines import extract_pdf
+        from buildds.extract.ocr.images import image_frames
+        from buildds.extract.docx.reader import extract_docx
         errors = []
         for call in (lambda: extract_pdf({str(path)!r}), lambda: image_frames(
                 __import__("pathlib").Path({str(path)!r}), "x.pdf"),

@@ -25,7 +25,7 @@ from buildds.extract.ocr import (
     ocr_pdf_pages,
     tidy_japanese,
 )
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.pdf.lines import extract_pdf
 from tests.conftest import shared_path
 
 pytesseract = pytest.importorskip("pytesseract")

@@ -1,4 +1,4 @@
-"""buildds.extract.pdf on PDFs typeset here with reportlab, then on the official 2024 booklets.
+"""buildds.extract.pdf.lines on PDFs typeset here with reportlab, then on the official 2024 booklets.
 
 Every fixture is generated in ``tmp_path`` (reportlab ``invariant=1``, so the bytes do not
 depend on the clock); nothing is read from ../shared except in the parity test, which skips
@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from buildds.extract.pdf import extract_pdf, is_page_number, join_wrapped, normalise_spaces
+from buildds.extract.pdf.lines import extract_pdf, is_page_number, join_wrapped, normalise_spaces
 from buildds.pipeline import sha256_file
 from buildds.schema import PdfDocument
 from tests.conftest import shared_path

@@ -138,7 +138,7 @@ def test_contracts_batch_pool_limits(tmp_path: Path) -> None:
     pipe = fifo(tmp_path / "pipe.png")
     long_scan = blank_pages_pdf(tmp_path / "long.pdf", count=301, white=0)
     run = run_bounded(f"""
-        from buildds.extract.contracts import read_documents
+        from buildds.extract.contracts.reader import read_documents
         paths = {[str(p) for p in (good, blank, huge, pipe, long_scan)]!r}
         result = []
         for path, doc, problems in read_documents(paths, jobs=2, max_pages=300):

@@ -86,8 +86,8 @@ def test_booklet_and_key_of_another_subject_fail_their_pair(raw: Path, tmp_path:
 
 def test_a_key_that_prints_another_year(raw: Path, tmp_path: Path) -> None:
     typeset = pytest.importorskip("buildds.sample.typeset_key")
-    from buildds.extract.jbe_answers import parse_answer_key
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.jbe.answers import parse_answer_key
+    from buildds.extract.pdf.lines import extract_pdf
 
     path = raw / "2025" / "minpo-seito.pdf"
     key = parse_answer_key(extract_pdf(path, words=True), year=YEAR, subject="minpo")

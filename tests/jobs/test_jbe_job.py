@@ -240,8 +240,8 @@ def test_encrypted_key_builds_with_password(raw: Path, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A real answer key, typeset encrypted: --password makes the pair build."""
     typeset = pytest.importorskip("buildds.sample.typeset_key")
-    from buildds.extract.jbe_answers import parse_answer_key
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.jbe.answers import parse_answer_key
+    from buildds.extract.pdf.lines import extract_pdf
 
     key_path = pdf(raw, "minpo", "seito")
     key = parse_answer_key(extract_pdf(key_path, words=True), year=YEAR, subject="minpo")
@@ -297,8 +297,8 @@ def test_key_of_another_subject(raw: Path, tmp_path: Path) -> None:
 
 def test_key_with_one_slot_fewer(raw: Path, tmp_path: Path) -> None:
     typeset = pytest.importorskip("buildds.sample.typeset_key")
-    from buildds.extract.jbe_answers import parse_answer_key
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.jbe.answers import parse_answer_key
+    from buildds.extract.pdf.lines import extract_pdf
 
     key_path = pdf(raw, "keiho", "seito")
     key = parse_answer_key(extract_pdf(key_path, words=True), year=YEAR, subject="keiho")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from buildds.export.xml import parse_exam_xml
-from buildds.extract.jbe_booklet import parse_booklet
+from buildds.extract.jbe.booklet import parse_booklet
 from buildds.extract.ocr import char_accuracy
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.jobs.jbe import build_jbe
 from buildds.schema import SUBJECTS
 from tests.conftest import shared_path

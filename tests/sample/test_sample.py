@@ -11,10 +11,10 @@ import pypdfium2 as pdfium
 import pytest
 
 from buildds.errors import MissingDependency
-from buildds.extract.jbe_answers import parse_answer_key
-from buildds.extract.jbe_booklet import parse_booklet
-from buildds.extract.jbe_raw import discover_exam_files, era_of
-from buildds.extract.pdf import extract_pdf, normalise_spaces
+from buildds.extract.jbe.answers import parse_answer_key
+from buildds.extract.jbe.booklet import parse_booklet
+from buildds.extract.jbe.raw import discover_exam_files, era_of
+from buildds.extract.pdf.lines import extract_pdf, normalise_spaces
 from buildds.sample import (
     SAMPLE_DIR,
     SAMPLE_YEAR,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import MissingDependency
-from buildds.extract.jbe_answers import parse_answer_key
-from buildds.extract.pdf import extract_pdf
+from buildds.extract.jbe.answers import parse_answer_key
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.sample import typeset_key
 from buildds.sample.typeset_key import default_left_questions, typeset_answer_key
 from buildds.schema import AnswerSlot

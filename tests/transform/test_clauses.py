@@ -340,7 +340,7 @@ JP_TEXT_PDFS = {
 
 @pytest.mark.parametrize("name", sorted(JP_TEXT_PDFS))
 def test_real_japanese_pdfs(name: str) -> None:
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.pdf.lines import extract_pdf
 
     path = shared_path("realdata", "contracts", *name.split("/"))
     expected, has_headings, has_signature = JP_TEXT_PDFS[name]
@@ -355,7 +355,7 @@ def test_real_japanese_pdfs(name: str) -> None:
 
 
 def test_real_coachtech_cross_reference_stays_in_article_21() -> None:
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.pdf.lines import extract_pdf
 
     path = shared_path("realdata", "contracts", "jp_coachtech", "契約書.pdf")
     clauses = split_clauses(blocks_from_pdf(extract_pdf(path, ocr="never")), source="coachtech")
@@ -364,7 +364,7 @@ def test_real_coachtech_cross_reference_stays_in_article_21() -> None:
 
 
 def test_real_cuad_pdfs() -> None:
-    from buildds.extract.pdf import extract_pdf
+    from buildds.extract.pdf.lines import extract_pdf
 
     folder = shared_path("realdata", "contracts", "en_cuad")
     found = {}

@@ -22,7 +22,7 @@ _REGISTRY = {
     "jbe": "buildds.evaluate.tasks.jbe:JbeTask",
     "clause-classification": "buildds.evaluate.tasks.clause_classification:ClauseClassificationTask",
     "clause-revision": "buildds.evaluate.tasks.clause_revision:ClauseRevisionTask",
-    "appellate-review": "buildds.evaluate.tasks.appellate_review:AppellateReviewTask",
+    "appellate-review": "buildds.evaluate.tasks.appellate_review.task:AppellateReviewTask",
     "highbar": "buildds.evaluate.tasks.highbar:HighBarTask",
 }
 

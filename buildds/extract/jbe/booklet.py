@@ -1,0 +1,429 @@
+"""Bar-exam question booklet (短答式試験問題集) → :class:`ExamBooklet`.
+
+Input is the :class:`PdfDocument` of one booklet (text layer or OCR). The parser walks the
+body lines once:
+
+1. ``〔第18問〕（配点：２）`` starts a question (full- or half-width digits).
+2. The stem runs up to the end of its answer-slot marker ``（解答欄は、…）``, which may be
+   broken across lines (``［No.`` / ``14］``); the marker gives the slots and their mode:
+   ``［No.1］`` single, ``アからウの順に［No.5］から［No.7］`` one per statement,
+   ``［No.1］、［No.2］順不同`` choose two.
+3. After the stem, each line is a statement start (``ア．``, or ``１．`` when the stem numbers
+   its statements), a nested view (``ａ．``/``ｂ．``), a section heading standing alone
+   (``【事 例】``, ``【語句群】`` …, letter-spacing removed), an option line (``１．ア イ ２．ア エ``,
+   ○× grids, ``１．①ア ③ウ``), a lone ``［No.n］``, or the continuation of whatever came
+   before. A continuation is joined without a space (Japanese wraps mid-word).
+
+Numbered lines are options when the stem points at them (``後記１から５までのうちどれか``);
+otherwise they are numbered statements (刑法 ``次の１から５までの各記述``, ``後記１から５までの
+各【記述】``).
+
+Whatever cannot be placed is kept in ``ExamQuestion.other`` with a warning — never dropped.
+Problems (a slot marker that is missing or disagrees with the statements, slots that do not
+run consecutively) are recorded on the booklet with the page, for the caller to report.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from buildds.extract.pdf.lines import join_wrapped
+from buildds.schema import (
+    ExamBooklet,
+    ExamQuestion,
+    LeadIn,
+    Option,
+    PdfDocument,
+    PdfLine,
+    Problem,
+    Statement,
+    Subject,
+)
+
+__all__ = ["KATAKANA_LABELS", "parse_booklet", "to_int"]
+
+STAGE = "booklet"
+KATAKANA_LABELS = "アイウエオカキクケコサシスセソ"
+_FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+
+_QUESTION = re.compile(r"^〔\s*第\s*([0-9０-９]+)\s*問\s*〕\s*[（(]\s*配点\s*[：:]\s*([0-9０-９]+)\s*[）)]")
+_NO = r"[［\[]\s*No\s*[.．]\s*([0-9０-９]+)\s*[］\]]"
+_SLOT_MARKER = re.compile(
+    r"[（(]\s*解答欄は\s*[，、,]?\s*"
+    r"(?:(?P<from_label>[ア-ン])から(?P<to_label>[ア-ン])(?:まで)?の順に\s*)?"
+    r"[［\[]\s*No\s*[.．]\s*(?P<first>[0-9０-９]+)\s*[］\]]"
+    r"\s*(?:(?P<sep>から|[，、,])\s*[［\[]\s*No\s*[.．]\s*(?P<second>[0-9０-９]+)\s*[］\]])?"
+    r"\s*(?P<unordered>順\s*不\s*同)?\s*[）)]"
+)
+_LONE_NO = re.compile(rf"^{_NO}$")
+_TRAILING_NO = re.compile(rf"\s*{_NO}\s*$")
+_STATEMENT = re.compile(r"^([ア-ン])[．.]\s*(.*)$")
+_PART = re.compile(r"^([ａ-ｚ])[．.]\s*(.*)$")
+_NUMBERED = re.compile(r"^([１-９]|[0-9]{1,2}|１[０-９])[．.]\s*(.*)$")
+_OPTION_SPLIT = re.compile(r"(?:^|(?<=[^0-9０-９]))([１-９]|[0-9]{1,2})[．.]")
+_HEADING = re.compile(r"^【([^】]{1,8})】$")
+_SUBJECT_HEADER = re.compile(r"^(?:短答式試験問題集\s*)?［\s*(憲\s*法|民\s*法|刑\s*法)\s*］$")
+_SPEAKER = re.compile(
+    r"^(?:教授|学生\s*[Ａ-ＺA-Z]?|[Ａ-ＺA-Z]説|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官|司会|[Ａ-Ｚ])[．.：:]")
+_NUMBERED_STATEMENTS = re.compile(r"後記\s*[１1]\s*から\s*[０-９0-9]+\s*までの各\s*(?:【記述】|記述)")
+_REFERENCE = re.compile(r"^[（(]参照条文[）)]\s*(.*)$")
+_ARTICLE = re.compile(r"^第[０-９0-9一二三四五六七八九十百]+条")
+_REMARK = re.compile(r"((?:なお|ただし)[、，,][^。]*。)")
+
+
+def to_int(text: str) -> int:
+    return int(text.translate(_FW_DIGITS))
+
+
+@dataclass
+class _Block:
+    kind: str  # "statement", "part", "lead_in", "option", "other"
+    label: str
+    lines: list[str] = field(default_factory=list)
+    page: int = 0
+    #: indexes into ``lines`` where a new paragraph starts (speaker turns, word lists)
+    breaks: set[int] = field(default_factory=set)
+    #: a statement is closed once its own ［No.n］ has been read
+    closed: bool = False
+    #: for lead-ins: the label of the statement that follows it
+    before: str | None = None
+    slot: int | None = None
+    parts: list[_Block] = field(default_factory=list)
+
+
+@dataclass
+class _RawQuestion:
+    number: int
+    points: int
+    header_page: int
+    lines: list[PdfLine] = field(default_factory=list)
+
+
+_OCR_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # （第１問］, 第２問〕］ → 〔第１問〕
+    (re.compile(r"^[〔（(［\[【]?\s*第\s*([0-9０-９]+)\s*問\s*[〕）)］\]】]*"), r"〔第\1問〕"),
+    (re.compile(r"解答\S?は"), "解答欄は"),  # 解答柳は
+    (re.compile(r"[【\[]+(?=［)"), ""),  # 【［No.３］
+    (re.compile(r"[\[［【]\s*No\s*[.．,，]?\s*([0-9０-９]+)\s*[\]］】]"), r"［No.\1］"),
+    (re.compile(r"^([ア-ン])\1+(?=[．.])"), r"\1"),  # エエ．
+    (re.compile(r"^工(?=[．.])"), "エ"),  # the kanji 工 for the katakana エ
+    (re.compile(r"^力(?=[．.])"), "カ"),  # 力 for カ
+    (re.compile(r"^[^\s０-９0-9〔（(［【]([ア-ン])(?=[．.])"), r"\1"),  # ツウ． (a speck)
+    (re.compile(r"(?<=[ア-ン])([１-９])。(?=[ア-ン])"), r"\1．"),  # ４。イオ in option grids
+)
+
+
+def _repair_ocr(line: PdfLine) -> PdfLine:
+    """Undo the OCR misreadings that would break the structure (not the wording): bracket
+    shapes of question headers and slot markers, a doubled statement label."""
+    text = line.text
+    for pattern, replacement in _OCR_FIXES:
+        text = pattern.sub(replacement, text)
+    return line if text == line.text else line.model_copy(update={"text": text})
+
+
+def _split_questions(doc: PdfDocument, problems: list[Problem]) -> list[_RawQuestion]:
+    questions: list[_RawQuestion] = []
+    for page in doc.pages:
+        lines = [_repair_ocr(ln) for ln in page.lines] if page.ocr else page.lines
+        for line in lines:
+            m = _QUESTION.match(line.text)
+            if m:
+                questions.append(_RawQuestion(to_int(m.group(1)), to_int(m.group(2)), page.number))
+                rest = line.text[m.end():].strip()
+                if rest:
+                    questions[-1].lines.append(line.model_copy(update={"text": rest}))
+            elif questions:
+                questions[-1].lines.append(line)
+            elif not _SUBJECT_HEADER.match(line.text):
+                problems.append(Problem(
+                    stage=STAGE, code="text-before-first-question", severity="warning",
+                    message=f"text before the first question kept out of the XML: {line.text!r}",
+                    source=doc.source.path, page=page.number))
+    return questions
+
+
+def _stem_end(lines: list[PdfLine]) -> tuple[int, re.Match[str] | None, str]:
+    """Index of the line that closes the slot marker, the marker match, and the stem text."""
+    parts: list[str] = []
+    for i, line in enumerate(lines):
+        parts.append(line.text)
+        joined = join_wrapped(parts)
+        m = _SLOT_MARKER.search(joined)
+        if m:
+            return i, m, joined
+        if i > 12:  # a stem is never this long: the marker is missing
+            break
+    return -1, None, ""
+
+
+def _left_margin(lines: list[PdfLine]) -> dict[int, float]:
+    """Per page, the x of unindented lines (the most common x0, rounded)."""
+    from collections import Counter
+
+    by_page: dict[int, Counter[float]] = {}
+    for ln in lines:
+        by_page.setdefault(ln.page, Counter())[round(ln.bbox[0])] += 1
+    return {p: float(min(x for x, n in c.items() if n >= max(1, c.most_common(1)[0][1] // 4)))
+            for p, c in by_page.items()}
+
+
+def _char_width(line: PdfLine) -> float:
+    return line.font_size or 10.5
+
+
+def _slots_from_marker(m: re.Match[str]) -> tuple[list[int], str, tuple[str, str] | None]:
+    first = to_int(m.group("first"))
+    second = m.group("second")
+    if second is None:
+        return [first], "single", None
+    last = to_int(second)
+    if m.group("unordered") or m.group("sep") != "から":
+        return [first, last], "unordered", None
+    labels = (m.group("from_label"), m.group("to_label")) if m.group("from_label") else None
+    return list(range(first, last + 1)), "per_statement", labels
+
+
+def _parse_options(text: str) -> list[tuple[int, str]]:
+    """Options on one line: ``１．ア イ ２．ア エ``. A number counts as an option number only
+    when it is the next in sequence, so ``１．５倍`` inside an option's text is safe and OCR
+    output without the tab-stop spaces (``１．アイ２．アエ``) still splits."""
+    cuts: list[tuple[int, int, int]] = []
+    for m in _OPTION_SPLIT.finditer(text):
+        number = to_int(m.group(1))
+        if not cuts or number == cuts[-1][2] + 1:
+            cuts.append((m.start(), m.end(), number))
+    out = []
+    for i, (_, end, number) in enumerate(cuts):
+        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
+        out.append((number, text[end:stop].strip()))
+    return out
+
+
+def _join_block(b: _Block) -> str:
+    """Wrapped lines are joined; paragraph breaks (speaker turns, word-list lines) kept."""
+    cuts = sorted({0, *b.breaks, len(b.lines)})
+    return "\n".join(join_wrapped(b.lines[a:z]) for a, z in itertools.pairwise(cuts) if a < z)
+
+
+def _build_question(raw: _RawQuestion, source: str, problems: list[Problem],
+                    ocr_pages: frozenset[int] = frozenset()) -> ExamQuestion:
+    lines = raw.lines
+    pages = [raw.header_page] + [ln.page for ln in lines]
+    idx, marker, stem = _stem_end(lines)
+    if marker is None:
+        problems.append(Problem(
+            stage=STAGE, code="no-slot-marker",
+            message=f"question {raw.number}: no answer-slot marker （解答欄は、…） in its stem",
+            source=source, page=raw.header_page))
+        return ExamQuestion(
+            number=raw.number, points=raw.points, page_first=min(pages), page_last=max(pages),
+            stem="", slots=(), slot_mode="single", other=tuple(ln.text for ln in lines))
+    slots, mode, label_range = _slots_from_marker(marker)
+    trailing = stem[marker.end():].strip()
+    stem = stem[: marker.end()]
+    body = lines[idx + 1:]
+    # "後記１から５までのうちどれか" points at options; "後記１から５までの各【記述】" and
+    # "次の１から５までの各記述" number the statements themselves.
+    numbered_options = "後記" in stem and not _NUMBERED_STATEMENTS.search(stem)
+    margins = _left_margin(body) if body else {}
+
+    blocks: list[_Block] = []
+    current: _Block | None = None
+    in_words = False  # inside 【語句群】: ア．… lines are word choices, not statements
+    expected = 0  # index into KATAKANA_LABELS of the next statement label
+    if trailing:
+        blocks.append(_Block("other", "", [trailing], raw.header_page))
+
+    for line in body:
+        text = line.text
+        # OCR boxes wander by a character or so: there, the label sequence alone decides.
+        indented = (bool(margins) and line.page not in ocr_pages
+                    and line.bbox[0] > margins.get(line.page, 0) + 0.5 * _char_width(line))
+        heading = _HEADING.match(text)
+        if heading:
+            kind = re.sub(r"\s+", "", heading.group(1))
+            in_words = kind == "語句群"
+            if kind == "記述":
+                current = None  # statements follow
+            else:
+                current = _Block("lead_in", kind, [], line.page)
+                blocks.append(current)
+            continue
+        ref = _REFERENCE.match(text)
+        if ref:  # （参照条文）民法 + the article text: context, never part of a statement
+            current = _Block("lead_in", "参照条文", [ref.group(1)] if ref.group(1) else [],
+                             line.page)
+            blocks.append(current)
+            in_words = False
+            continue
+        if current is not None and current.label == "参照条文" and _ARTICLE.match(text):
+            current.breaks.add(len(current.lines))
+        lone = _LONE_NO.match(text)
+        if lone and current is not None and current.kind in ("statement", "part"):
+            owner = current if current.kind == "statement" else _last_statement(blocks)
+            if owner is not None:
+                owner.slot = to_int(lone.group(1))
+                owner.closed = True
+            continue
+        st = _STATEMENT.match(text)
+        if (st and not in_words and not indented
+                and expected < len(KATAKANA_LABELS) and st.group(1) == KATAKANA_LABELS[expected]):
+            expected += 1
+            # An unheaded turn (教授．…) just before a statement is that statement's context.
+            for prev in reversed(blocks):
+                if prev.kind != "lead_in" or prev.before is not None or prev.label:
+                    break
+                if prev.lines and _SPEAKER.match(prev.lines[0]):
+                    prev.before = st.group(1)
+            current = _Block("statement", st.group(1), [], line.page)
+            blocks.append(current)
+            rest = st.group(2)
+            part = _PART.match(rest)
+            if part:
+                sub = _Block("part", part.group(1), [part.group(2)], line.page)
+                current.parts.append(sub)
+                current = sub
+            else:
+                current.lines.append(rest)
+            if _TRAILING_NO.search(rest):
+                current.closed = True
+            continue
+        part = _PART.match(text)
+        owner = _last_statement(blocks) if current is not None and current.kind in (
+            "statement", "part") else None
+        # Views ａ．/ｂ． are indented under their statement; accept the next letter only.
+        if part and owner is not None:
+            wanted = chr(ord(owner.parts[-1].label) + 1) if owner.parts else "ａ"
+            if part.group(1) == wanted:
+                sub = _Block("part", part.group(1), [part.group(2)], line.page)
+                owner.parts.append(sub)
+                current = sub
+                continue
+        num = _NUMBERED.match(text)
+        if num and not indented:
+            if numbered_options:
+                for number, opt_text in _parse_options(text):
+                    current = _Block("option", str(number), [opt_text], line.page)
+                    blocks.append(current)
+            else:
+                current = _Block("statement", str(to_int(num.group(1))), [num.group(2)], line.page)
+                blocks.append(current)
+            in_words = False
+            continue
+        speaker = bool(_SPEAKER.match(text)) and not indented
+        statement_over = current is not None and current.kind in ("statement", "part") and (
+            speaker or (_last_statement(blocks) or current).closed)
+        if current is None or statement_over:
+            current = _Block("lead_in", "", [], line.page)
+            blocks.append(current)
+        elif current.kind == "lead_in" and (speaker or in_words) and current.lines:
+            current.breaks.add(len(current.lines))
+        current.lines.append(text)
+        if current.kind in ("statement", "part") and _TRAILING_NO.search(text):
+            owner = _last_statement(blocks)
+            if owner is not None:
+                owner.closed = True
+
+    return _assemble(raw, stem, slots, mode, label_range, blocks, pages, source, problems)
+
+
+def _last_statement(blocks: list[_Block]) -> _Block | None:
+    for b in reversed(blocks):
+        if b.kind == "statement":
+            return b
+    return None
+
+
+def _finish_statement(b: _Block) -> Statement:
+    def strip_slot(text: str) -> tuple[str, int | None]:
+        m = _TRAILING_NO.search(text)
+        return (text[: m.start()], to_int(m.group(1))) if m else (text, None)
+
+    text, slot = strip_slot(join_wrapped(b.lines))
+    parts = []
+    for p in b.parts:
+        ptext, pslot = strip_slot(join_wrapped(p.lines))
+        slot = slot or pslot
+        parts.append(Statement(label=p.label, text=ptext, page=p.page))
+    return Statement(label=b.label, text=text, slot=b.slot or slot, parts=tuple(parts), page=b.page)
+
+
+def _assemble(raw: _RawQuestion, stem: str, slots: list[int], mode: str,
+              label_range: tuple[str, str] | None, blocks: list[_Block], pages: list[int],
+              source: str, problems: list[Problem]) -> ExamQuestion:
+    statements: list[Statement] = []
+    options: list[Option] = []
+    lead_ins: list[LeadIn] = []
+    other: list[str] = []
+    for b in blocks:
+        if b.kind == "statement":
+            statements.append(_finish_statement(b))
+        elif b.kind == "option":
+            options.append(Option(number=int(b.label), text=join_wrapped(b.lines)))
+        elif b.kind == "lead_in":
+            text = _join_block(b)
+            if text:
+                lead_ins.append(LeadIn(kind=b.label, text=text, before=b.before))
+        elif b.lines:
+            other.append(join_wrapped(b.lines))
+    remarks = _REMARK.findall(stem)
+    q = ExamQuestion(
+        number=raw.number, points=raw.points, page_first=min(pages), page_last=max(pages),
+        stem=stem, lead_ins=tuple(lead_ins), statements=tuple(statements),
+        options=tuple(options), slots=tuple(slots), slot_mode=mode,  # type: ignore[arg-type]
+        remark="".join(remarks) or None, other=tuple(other))
+    _check_question(q, label_range, source, problems)
+    return q
+
+
+def _check_question(q: ExamQuestion, label_range: tuple[str, str] | None, source: str,
+                    problems: list[Problem]) -> None:
+    def warn(code: str, message: str) -> None:
+        problems.append(Problem(stage=STAGE, code=code, message=f"question {q.number}: {message}",
+                                source=source, page=q.page_first))
+
+    if q.slot_mode == "per_statement":
+        own = [s.slot for s in q.statements]
+        if label_range:
+            first = KATAKANA_LABELS.index(label_range[0])
+            last = KATAKANA_LABELS.index(label_range[1])
+            labels = list(KATAKANA_LABELS[first: last + 1])
+            if [s.label for s in q.statements] != labels:
+                warn("statement-labels", f"statements {[s.label for s in q.statements]} do not "
+                     f"match the slot marker's {label_range[0]}から{label_range[1]}")
+        if own != list(q.slots):
+            warn("statement-slots", f"statement slots {own} do not match the marker's "
+                 f"{list(q.slots)}")
+    if not q.statements and not q.lead_ins:
+        warn("no-statements", "no statements found")
+    if q.other:
+        problems.append(Problem(stage=STAGE, code="unplaced-text", severity="warning",
+                                message=f"question {q.number}: text kept as <other>: "
+                                        f"{q.other[0][:40]!r}", source=source, page=q.page_first))
+
+
+def parse_booklet(doc: PdfDocument, *, year: int, era: str, subject: Subject) -> ExamBooklet:
+    """Parse one booklet. Never raises for content problems: they are on ``.problems``."""
+    problems: list[Problem] = []
+    raws = _split_questions(doc, problems)
+    source = doc.source.path
+    if not raws:
+        problems.append(Problem(stage=STAGE, code="no-questions",
+                                message="no question headers 〔第１問〕 found; is this a question "
+                                        "booklet (mondai)?", source=source))
+    ocr_pages = frozenset(p.number for p in doc.pages if p.ocr)
+    questions = [_build_question(r, source, problems, ocr_pages) for r in raws]
+    numbers = [q.number for q in questions]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(Problem(stage=STAGE, code="question-numbering",
+                                message=f"questions are not numbered 1..{len(numbers)}: {numbers}",
+                                source=source))
+    all_slots = [s for q in questions for s in q.slots]
+    if all_slots != list(range(1, len(all_slots) + 1)):
+        problems.append(Problem(stage=STAGE, code="slot-numbering",
+                                message="answer slots do not run 1..N in order", source=source))
+    return ExamBooklet(year=year, era=era, subject=subject, source=doc.source,
+                       questions=tuple(questions), problems=tuple(problems))

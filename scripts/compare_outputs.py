@@ -1,0 +1,169 @@
+"""Build every kind of output from one source tree and compare two such builds file by file.
+
+Used to show that a refactoring leaves every output byte-identical:
+
+    python scripts/compare_outputs.py build SRC_TREE OUT_DIR     # e.g. a worktree of main
+    python scripts/compare_outputs.py compare OUT_A OUT_B
+
+``build`` runs the CLI of the buildds in ``SRC_TREE`` (``python -m buildds`` with
+``PYTHONPATH=SRC_TREE``) on the bundled sample (jbe + the offline baselines' eval + validate)
+and, where ``../shared`` exists, on the real inputs: JBE 2015–2024, one scanned booklet
+(OCR), a set of real contracts (Word with tracked changes, PDF, scan, image, .odt), the JuDGE
+judgments (AR-Bench) with an appellate-review eval, and the High Bar sample with mock judges.
+
+``compare`` lists every file of both trees (caches excluded) and reports each one that is
+missing or differs. Differences that two runs of the same code show (the output folder's
+absolute path, timings) are masked and listed apart. The code version — the hash of a job's source files, which any edit
+changes by design — is written into reports, cards and manifests, as are the fingerprints and
+cache keys derived from it; a differing text file whose differences all lie in such hex digests
+is reported apart as "differs only in code-version hashes", with its count of masked digests,
+so that nothing else can hide there. Exit 0 when nothing else differs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CONTRACTS = [
+    "jp_moriyoshi-freelance-kit/秘密保持契約書.docx",
+    "jp_moriyoshi-freelance-kit/業務委託基本契約書.docx",
+    "jp_moriyoshi-freelance-kit/basic-contract.odt",
+    "jp_agrilive/利用規約.docx",
+    "jp_coachtech/契約書.pdf",
+    "jp_flatup/契約書.pdf",
+    "jp_hanbai-keiyakusho/sales-contract-template.jpg",
+    "en_superdoc-redlines/SG.docx",
+    "tc_pandoc/track_changes_move.docx",
+    "scan_zh-tw_hualien/契約書.pdf",
+]
+SKIP_DIRS = {".cache", "cache", "__pycache__"}
+HEX = re.compile(rb"\b[0-9a-f]{12,64}\b")
+# what differs between two runs of the same code: the output folder's own path and timings
+# (a report's "seconds" per file, its column in report.md, "… in 0.9s")
+TIMINGS = [re.compile(rb'"seconds": [0-9.]+'), re.compile(rb"\| [0-9]+\.[0-9]+ \|$", re.M),
+           re.compile(rb"in [0-9]+\.[0-9]+ ?s\b")]
+
+
+def _runs(out: Path) -> list[tuple[str, list[str]]]:
+    runs = [
+        ("sample", ["jbe", "--years", "2025", "--raw", "buildds/sample/pdf",
+                    "--out", str(out / "sample")]),
+        ("sample-eval", ["eval", str(out / "sample"), "--task", "jbe", "--model", "majority",
+                         "--model", "tfidf", "--model", "random:0", "--shots", "0",
+                         "--shots", "4", "--out", str(out / "sample-eval")]),
+        ("sample-validate", ["validate", str(out / "sample"), "--out",
+                             str(out / "sample-validate")]),
+        ("highbar", ["eval", "buildds/sample/highbar", "--task", "highbar", "--model",
+                     "mock:echo", "--judge", "mock:ones", "--judge", "mock:zeros",
+                     "--out", str(out / "highbar")]),
+    ]
+    if not SHARED.is_dir():
+        return runs
+    scan_raw = out / "_scan_raw" / "2019"
+    scan_raw.mkdir(parents=True, exist_ok=True)
+    for name, src in (("kenpo-mondai.pdf", SHARED / "jbe/scanned/2019-kenpo-mondai-scan.pdf"),
+                      ("kenpo-seito.pdf", SHARED / "jbe/pdf/2019/kenpo-seito.pdf")):
+        if not (scan_raw / name).exists():
+            (scan_raw / name).write_bytes(src.read_bytes())
+    runs += [
+        ("jbe", ["jbe", "--years", "2015-2024", "--raw", str(SHARED / "jbe/pdf"),
+                 "--out", str(out / "jbe")]),
+        ("jbe-scan", ["jbe", "--years", "2019", "--subjects", "kenpo", "--raw",
+                      str(out / "_scan_raw"), "--out", str(out / "jbe-scan")]),
+        ("contracts", ["contracts", *(str(SHARED / "realdata/contracts" / c) for c in CONTRACTS),
+                       "--out", str(out / "contracts")]),
+        ("judgments", ["judgments", str(SHARED / "realdata/judgments/judge-benchmark/test.json"),
+                       "--law", str(SHARED / "realdata/judgments/cn-criminal-law"),
+                       "--confusable", str(SHARED / "realdata/judgments/cn-confusable-charges"
+                                           / "legalattack_sheet1_similar_charges.csv"),
+                       "--out", str(out / "judgments"), "--seed", "0"]),
+        ("judgments-eval", ["eval", str(out / "judgments"), "--task", "appellate-review",
+                            "--model", "majority", "--model", "random:0", "--limit", "300",
+                            "--out", str(out / "judgments-eval")]),
+    ]
+    return runs
+
+
+def build(src: Path, out: Path) -> int:
+    out = out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(src.resolve()), PYTHONHASHSEED="0")
+    log = out / "_runs.log"
+    with log.open("w", encoding="utf-8") as fh:
+        for name, args in _runs(out):
+            proc = subprocess.run([sys.executable, "-m", "buildds", *args], cwd=src, env=env,
+                                  capture_output=True, text=True)
+            fh.write(f"## {name}: exit {proc.returncode}\n{proc.stdout}{proc.stderr}\n")
+            print(f"{name}: exit {proc.returncode}", flush=True)
+    return 0
+
+
+def _files(root: Path) -> dict[str, Path]:
+    found = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if path.is_file() and not (set(rel.parts) & SKIP_DIRS) and not rel.parts[0].startswith("_"):
+            found[rel.as_posix()] = path
+    return found
+
+
+def _volatile(data: bytes, root: Path) -> bytes:
+    data = data.replace(str(root.resolve()).encode(), b"<out>")
+    for pattern in TIMINGS:
+        data = pattern.sub(b"<time>", data)
+    return data
+
+
+def _masked(data: bytes) -> tuple[bytes, int]:
+    return HEX.subn(b"<hex>", data)
+
+
+def compare(a: Path, b: Path) -> int:
+    fa, fb = _files(a), _files(b)
+    same, volatile, masked, differ = [], [], [], []
+    for rel in sorted(set(fa) | set(fb)):
+        if rel not in fa or rel not in fb:
+            differ.append(f"only in {'B' if rel not in fa else 'A'}: {rel}")
+            continue
+        da, db = fa[rel].read_bytes(), fb[rel].read_bytes()
+        if da == db:
+            same.append(rel)
+            continue
+        da, db = _volatile(da, a), _volatile(db, b)
+        if da == db:
+            volatile.append(rel)
+            continue
+        (ma, na), (mb, nb) = _masked(da), _masked(db)
+        if ma == mb:
+            masked.append(f"{rel} ({na} digests)")
+        else:
+            differ.append(f"differs: {rel}")
+    print(f"{len(same)} files byte-identical")
+    print(f"{len(volatile)} files differ only in the output folder's path and timings:")
+    for line in volatile:
+        print(f"  {line}")
+    print(f"{len(masked)} files differ only in code-version hashes (after paths and timings):")
+    for line in masked:
+        print(f"  {line}")
+    print(f"{len(differ)} files differ otherwise:")
+    for line in differ:
+        print(f"  {line}")
+    return 1 if differ else 0
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 3 and argv[0] == "build":
+        return build(Path(argv[1]), Path(argv[2]))
+    if len(argv) == 3 and argv[0] == "compare":
+        return compare(Path(argv[1]), Path(argv[2]))
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
