@@ -1,7 +1,8 @@
 """The console's list of what a build could not use: the first few files with their reasons,
 then how many more there are and where the full list is.
 
-A line is ``<file>[, page N]: <reason>``, as a report's ``failure_lines()`` gives it.
+A line is ``<file>[, page N]: <reason>``, as a report's ``failure_lines()`` gives it
+(:func:`buildds.jobs.failures.failure_line`, re-exported here).
 """
 
 from __future__ import annotations
@@ -11,15 +12,9 @@ from pathlib import Path
 
 import click
 
+from buildds.jobs.failures import failure_line
+
 __all__ = ["echo_failures", "failure_line"]
-
-
-def failure_line(source: str | None, page: int | None, message: str) -> str:
-    """``2019/minpo-seito.pdf, page 1: <message>`` (the parts that are known)."""
-    where = source or ""
-    if page:
-        where += f", page {page}" if where else f"page {page}"
-    return f"{where}: {message}" if where else message
 
 
 def echo_failures(lines: Sequence[str], limit: int = 5, *,

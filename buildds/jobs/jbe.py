@@ -202,7 +202,7 @@ class JbeReport:
         """``<file>[, page N]: <reason>`` for what failed each pair that did not build (its
         other errors are in the report) and for every missing input, in year and subject
         order."""
-        from buildds.commands.failures import failure_line
+        from buildds.jobs.failures import failure_line
 
         entries = [(p, p["problems"]) for p in self.pairs if p["status"] == "failed"]
         entries += [(m, m["problems"]) for m in self.missing]
