@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from buildds.errors import BuildError
-from buildds.evaluate.backends.base import Backend, OnResult, _report
+from buildds.evaluate.backends.base import Backend, OnResult, report_result
 from buildds.evaluate.redact import Redactor
 from buildds.pipeline import canonical_json
 from buildds.schema.evaluation import ChatRequest, ChatResult
@@ -216,7 +216,7 @@ class CachedBackend:
             hit = self.cache.get(key)
             if hit is not None:
                 results[i] = hit
-                await _report(on_result, i, hit)
+                await report_result(on_result, i, hit)
             else:
                 pending[key] = [i]
         keys = list(pending)
@@ -227,7 +227,7 @@ class CachedBackend:
             self._store(key, to_send[j], result)  # before anyone hears of it: resume-safe
             for i in pending[key]:
                 results[i] = result
-                await _report(on_result, i, result)
+                await report_result(on_result, i, result)
 
         if to_send:
             await self.backend.complete_many(to_send, on_result=arrived)

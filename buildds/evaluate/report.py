@@ -16,7 +16,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tasks.base import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
 
 __all__ = [
     "SUBJECT_COLUMNS",

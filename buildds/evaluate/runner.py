@@ -232,7 +232,7 @@ def _options_for(spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _default_factory(spec: str, **options: Any) -> Any:
-    from buildds.evaluate.backends import make_backend
+    from buildds.evaluate.backends.registry import make_backend
 
     return make_backend(spec, **options)
 
@@ -597,7 +597,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
 def _check_specs(models: Sequence[str], judges: Sequence[str],
                  options: Mapping[str, Any]) -> None:
     """Backend specs and the base URL, checked before anything is loaded or sent."""
-    from buildds.evaluate.backends.base import check_spec
+    from buildds.evaluate.backends.registry import check_spec
 
     for option, specs in (("--model", models), ("--judge", judges)):
         for spec in specs:

@@ -9,16 +9,9 @@ outputs, a deterministic mock — answers the same two calls, so the runner stay
 Per-sample failures are data (``ChatResult.error``), never exceptions; a backend raises only
 per run (bad spec, missing dependency, missing file), when it is built.
 
-:func:`make_backend` turns a command-line spec into a backend::
-
-    openai:<model>   an OpenAI-compatible chat-completions API (--base-url, $OPENAI_API_KEY)
-    mock[:<mode>]    deterministic answers for tests (see MockBackend)
-    majority         the most common training label / reference answer
-    random:<seed>    a seeded random label
-    tfidf            char n-gram TF-IDF + logistic regression
-    replay:<file>    answers saved earlier ({id, raw_output} JSONL), by sample id
-    hf:<path>        a local transformers text-generation model
-    oracle           each item's reference answer (a judge's ceiling; the runner wires it)
+The backends themselves live in their own modules and subclass :class:`BackendBase`; this
+module imports none of them. :mod:`buildds.evaluate.backends.registry` turns a command-line
+spec (``openai:gpt-4o``, ``random:13`` …) into one.
 """
 
 from __future__ import annotations
@@ -28,16 +21,12 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from buildds.errors import BuildError
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-__all__ = ["BACKEND_KINDS", "Backend", "BackendBase", "OnResult", "check_spec", "complete_bounded",
-           "make_backend"]
+__all__ = ["Backend", "BackendBase", "OnResult", "complete_bounded", "report_result"]
 
 #: called as each result arrives: ``on_result(index_in_input, result)``; may be async
 OnResult = Callable[[int, ChatResult], Awaitable[Any] | Any]
-
-BACKEND_KINDS = ("openai", "mock", "majority", "random", "tfidf", "replay", "hf", "oracle")
 
 
 @runtime_checkable
@@ -60,7 +49,9 @@ class Backend(Protocol):
     ) -> list[ChatResult]: ...
 
 
-async def _report(on_result: OnResult | None, index: int, result: ChatResult) -> None:
+async def report_result(on_result: OnResult | None, index: int, result: ChatResult) -> None:
+    """Hand ``result`` (the ``index``-th of the input) to ``on_result``, awaiting it when it
+    returns an awaitable; nothing when there is no ``on_result``."""
     if on_result is None:
         return
     out = on_result(index, result)
@@ -89,7 +80,7 @@ async def complete_bounded(
         for i in next_index:
             result = await complete(requests[i])
             results[i] = result
-            await _report(on_result, i, result)
+            await report_result(on_result, i, result)
 
     n_workers = max(1, min(concurrency, len(requests)))
     if requests:
@@ -118,82 +109,3 @@ class BackendBase:
         return await complete_bounded(
             self.complete, requests, concurrency=self.concurrency, on_result=on_result
         )
-
-
-_NEEDS_ARG = {
-    "openai": "give a model, e.g. openai:gpt-4o",
-    "replay": "give a file, e.g. replay:samples.jsonl",
-    "hf": "give a model folder, e.g. hf:models/qwen",
-}
-
-
-def check_spec(spec: str) -> None:
-    """Raise :class:`BuildError` when ``spec`` is not a backend spec :func:`make_backend`
-    can build (an unknown kind, a missing model or file, a seed that is not an integer);
-    nothing is built or read."""
-    kind, _, arg = spec.partition(":")
-    kind = kind.strip().lower()
-    arg = arg.strip()
-    if kind not in BACKEND_KINDS:
-        raise BuildError(
-            f"unknown backend {spec!r}: expected one of "
-            "openai:<model>, mock[:<mode>], majority, random:<seed>, tfidf, replay:<file>, "
-            "hf:<path>, oracle"
-        )
-    if kind in _NEEDS_ARG and not arg:
-        raise BuildError(f"backend {spec!r}: {_NEEDS_ARG[kind]}")
-    if kind == "mock" and arg:
-        from buildds.evaluate.backends.mock import MOCK_MODES
-
-        if arg not in MOCK_MODES:
-            raise BuildError(f"unknown mock mode {arg!r}: expected one of "
-                             f"{', '.join(MOCK_MODES)}")
-    if kind == "random" and arg:
-        try:
-            int(arg)
-        except ValueError:
-            raise BuildError(f"backend {spec!r}: the seed must be an integer, e.g. random:13")
-
-
-def make_backend(spec: str, **options: Any) -> Backend:
-    """Build a backend from a spec such as ``openai:gpt-4o`` or ``random:13``.
-
-    ``options`` go to the backend's constructor (``base_url=``, ``concurrency=``,
-    ``items_by_id=`` …). Raises :class:`BuildError` for an unknown or malformed spec
-    (:func:`check_spec`).
-    """
-    check_spec(spec)
-    kind, _, arg = spec.partition(":")
-    kind = kind.strip().lower()
-    arg = arg.strip()
-    if kind == "openai":
-        from buildds.evaluate.backends.openai import OpenAIBackend
-
-        return OpenAIBackend(arg, **options)
-    if kind == "mock":
-        from buildds.evaluate.backends.mock import MockBackend
-
-        return MockBackend(arg or "parity", **options)
-    if kind == "majority":
-        from buildds.evaluate.backends.baselines import MajorityBackend
-
-        return MajorityBackend(**options)
-    if kind == "random":
-        from buildds.evaluate.backends.baselines import RandomBackend
-
-        return RandomBackend(int(arg) if arg else 0, **options)
-    if kind == "tfidf":
-        from buildds.evaluate.backends.baselines import TfidfBackend
-
-        return TfidfBackend(**options)
-    if kind == "replay":
-        from buildds.evaluate.backends.replay import ReplayBackend
-
-        return ReplayBackend(arg, **options)
-    if kind == "oracle":
-        from buildds.evaluate.backends.baselines import OracleBackend
-
-        return OracleBackend(**options)
-    from buildds.evaluate.backends.hf import HFBackend
-
-    return HFBackend(arg, **options)

@@ -26,40 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
+from buildds.evaluate.tables import fmt_metric, leaderboard_head, md_cell, shot_name
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
 __all__ = ["TaskBase", "fmt_metric", "leaderboard_head", "md_cell", "shot_name"]
-
-
-def shot_name(shots: int) -> str:
-    """``0`` → ``Zero-shot``; other counts → ``4-shot``."""
-    return {0: "Zero-shot", 4: "Four-shot", 8: "Eight-shot"}.get(shots, f"{shots}-shot")
-
-
-def fmt_metric(value: Any, digits: int = 3) -> str:
-    """A number for a markdown table; ``–`` for a missing value."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    return f"{float(value):.{digits}f}"
-
-
-def md_cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def leaderboard_head(title: str, dataset: Mapping[str, Any] | None, *,
-                     label: str = "Dataset") -> list[str]:
-    """A leaderboard's first lines: ``# title`` and, with a ``dataset``, a line of its plain
-    values (``Dataset: key `…`, limit `…```; None and dict values left out)."""
-    lines = [f"# {title}", ""]
-    if dataset:
-        lines += [f"{label}: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
-                                           if v is not None and not isinstance(v, dict)), ""]
-    return lines
 
 
 class TaskBase:
