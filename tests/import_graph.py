@@ -1,4 +1,5 @@
-"""The buildds package's own import graph, read with ``ast`` (nothing is imported).
+"""The buildds package's own import graph, read with ``ast`` (nothing is imported) by
+:mod:`buildds.code_version`, and the floors every import must point down.
 
 Used by ``test_architecture.py`` and runnable to see the current state::
 
@@ -7,15 +8,7 @@ Used by ``test_architecture.py`` and runnable to see the current state::
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-
-import buildds
-
-PACKAGE_DIR = Path(buildds.__file__).parent
-ROOT = "buildds"
+from buildds.code_version import ROOT, Import, PackageModule, imports_of, package_modules
 
 # The floors, bottom first: a module may import from its own floor and the ones below, never
 # from a floor above. Keys are the first component under buildds (a sub-package or a module).
@@ -23,7 +16,7 @@ FLOORS: dict[str, int] = {
     # utilities every stage may use; they use nothing above them
     "errors": 0, "text": 0, "safeio": 0, "schema": 1, "httputil": 0,
     # the runner's plumbing: caches, staging folders, worker pools
-    "pipeline": 2, "staging": 2, "workers": 2,
+    "pipeline": 2, "staging": 2, "workers": 2, "code_version": 2,
     "extract": 3,
     "transform": 4,
     "laws": 5,
@@ -38,83 +31,16 @@ FLOORS: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True)
-class Import:
-    importer: str        # dotted module name
-    target: str          # dotted module name inside buildds
-    names: tuple[str, ...]  # names taken with ``from … import``
-    line: int
+def graph() -> tuple[dict[str, PackageModule], list[Import]]:
+    """Every module of the package and every import of one buildds module by another."""
+    known = package_modules()
+    return known, [imp for mod in known.values() for imp in imports_of(mod)]
 
 
-@dataclass(frozen=True)
-class Module:
-    name: str
-    path: Path
-    is_package: bool
-
-    @property
-    def package(self) -> str:
-        """The package a module belongs to (a package's __init__ belongs to itself)."""
-        return self.name if self.is_package else self.name.rpartition(".")[0]
-
-    @property
-    def top(self) -> str:
-        parts = self.name.split(".")
-        return parts[1] if len(parts) > 1 else "__init__"
-
-
-def modules() -> dict[str, Module]:
-    found = {}
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        rel = path.relative_to(PACKAGE_DIR.parent).with_suffix("")
-        parts = list(rel.parts)
-        is_package = parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        found[".".join(parts)] = Module(".".join(parts), path, is_package)
-    return found
-
-
-def _resolve(name: str, known: dict[str, Module]) -> str | None:
-    while name:
-        if name in known:
-            return name
-        name = name.rpartition(".")[0]
-    return None
-
-
-def imports_of(module: Module, known: dict[str, Module]) -> Iterator[Import]:
-    tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith(ROOT + ".") or alias.name == ROOT:
-                    target = _resolve(alias.name, known)
-                    if target:
-                        yield Import(module.name, target, (), node.lineno)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            base = node.module
-            if node.level:
-                anchor = module.package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join(anchor + [node.module])
-            if not (base == ROOT or base.startswith(ROOT + ".")):
-                continue
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                if sub in known:  # ``from buildds.extract import pdf`` imports a module
-                    yield Import(module.name, sub, (), node.lineno)
-                else:
-                    target = _resolve(base, known)
-                    if target:
-                        yield Import(module.name, target, (alias.name,), node.lineno)
-
-
-def graph() -> tuple[dict[str, Module], list[Import]]:
-    known = modules()
-    edges = [imp for mod in known.values() for imp in imports_of(mod, known)
-             if imp.target != imp.importer]
-    return known, edges
+def top(module: PackageModule) -> str:
+    """The first component under buildds: the floor a module lives on."""
+    parts = module.name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
 
 
 def strongly_connected(nodes: list[str], edges: dict[str, set[str]]) -> list[list[str]]:
@@ -166,7 +92,7 @@ def strongly_connected(nodes: list[str], edges: dict[str, set[str]]) -> list[lis
     return sorted(out)
 
 
-def cross_package_cycles(known: dict[str, Module], edges: list[Import]) -> list[list[str]]:
+def cross_package_cycles(known: dict[str, PackageModule], edges: list[Import]) -> list[list[str]]:
     adjacency: dict[str, set[str]] = {}
     for imp in edges:
         adjacency.setdefault(imp.importer, set()).add(imp.target)
@@ -174,19 +100,28 @@ def cross_package_cycles(known: dict[str, Module], edges: list[Import]) -> list[
             if len({known[m].package for m in c}) > 1]
 
 
-def upward_imports(known: dict[str, Module], edges: list[Import]) -> list[str]:
-    found = []
+def all_cycles(known: dict[str, PackageModule], edges: list[Import]) -> list[list[str]]:
+    adjacency: dict[str, set[str]] = {}
+    for imp in edges:
+        adjacency.setdefault(imp.importer, set()).add(imp.target)
+    return strongly_connected(sorted(known), adjacency)
+
+
+def upward_imports(known: dict[str, PackageModule], edges: list[Import]) -> list[str]:
+    found: list[str] = []
     for imp in edges:
         src, dst = known[imp.importer], known[imp.target]
         if dst.name == ROOT:  # buildds/__init__ holds only the version
             continue
-        if FLOORS[dst.top] > FLOORS[src.top]:
-            found.append(f"{imp.importer}:{imp.line} imports {imp.target} "
-                         f"({src.top} is below {dst.top})")
+        if FLOORS[top(dst)] > FLOORS[top(src)]:
+            line = (f"{imp.importer}:{imp.line} imports {imp.target} "
+                    f"({top(src)} is below {top(dst)})")
+            if line not in found:
+                found.append(line)
     return found
 
 
-def private_imports(known: dict[str, Module], edges: list[Import]) -> list[str]:
+def private_imports(known: dict[str, PackageModule], edges: list[Import]) -> list[str]:
     found = []
     for imp in edges:
         private = [n for n in imp.names if n.startswith("_") and not n.startswith("__")]
@@ -200,6 +135,9 @@ if __name__ == "__main__":
     mods, imps = graph()
     for title, lines in (("cycles across packages", [" ".join(c) for c in
                                                     cross_package_cycles(mods, imps)]),
+                         ("cycles inside a package", [" ".join(c) for c in
+                                                      all_cycles(mods, imps)
+                                                      if c not in cross_package_cycles(mods, imps)]),
                          ("upward imports", upward_imports(mods, imps)),
                          ("private names across packages", private_imports(mods, imps))):
         print(f"# {title}: {len(lines)}")
