@@ -298,7 +298,9 @@ def run_parallel(
             # now rather than wait for what they are doing
             stop_pool(pool)
         else:  # the caller took the last result and let go (zip): all work is done
-            pool.shutdown(wait=True)
+            # no waiting here: a generator let go may be closed by the garbage collector,
+            # which would swallow a Ctrl-C that came during the wait ("Exception ignored")
+            pool.shutdown(wait=False)
         raise
     pool.shutdown(wait=True)
 

@@ -40,3 +40,24 @@ def test_a_caller_that_takes_every_result_leaves_no_workers() -> None:
     for _, result in zip(range(len(items)), run_parallel(_nap, items, processes=2)):
         assert result in items
     assert wait_gone(descendants(os.getpid()), 5) == []
+
+
+def test_a_generator_let_go_after_its_last_result_does_not_wait_on_the_pool(monkeypatch) -> None:
+    """Closing the generator (which the garbage collector may do) must not block on the pool:
+    a Ctrl-C during that wait would be swallowed as "Exception ignored" and the run go on."""
+    from buildds import workers
+
+    waits: list[bool] = []
+    real = workers.WorkerPool.shutdown
+
+    def shutdown(self, wait=True, **kwargs):
+        waits.append(wait)
+        real(self, wait=wait, **kwargs)
+
+    monkeypatch.setattr(workers.WorkerPool, "shutdown", shutdown)
+    results = run_parallel(_nap, [0.0, 0.0], processes=2)
+    assert [next(results), next(results)] == [0.0, 0.0]
+    results.close()  # the last result was taken; the caller lets go (zip, break)
+    assert waits == [False]
+    assert list(run_parallel(_nap, [0.0, 0.0], processes=2)) == [0.0, 0.0]
+    assert waits == [False, True]  # run to the end, the pool is waited for as before
