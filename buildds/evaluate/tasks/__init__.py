@@ -1,11 +1,16 @@
 """Evaluation tasks: dataset + prompt + parser + scorer. :func:`get_task` by name.
 
-Each task lives in its own module and follows :class:`~buildds.evaluate.tasks.base.TaskBase`:
+Each task family is a package, and each task follows
+:class:`~buildds.evaluate.tasks.base.TaskBase`:
 
-* ``jbe`` — JBE-QA true/false statements (seed 001);
-* ``clause-classification`` / ``clause-revision`` — LegalRikai (seed 000);
-* ``appellate-review`` — AR-Bench detection, classification and correction (seed 003);
-* ``highbar`` — native-format tasks graded on binary lawyer criteria by two judges (seed 002).
+* ``jbe`` (:mod:`.jbe`) — JBE-QA true/false statements (seed 001);
+* ``clause-classification`` / ``clause-revision`` (:mod:`.rikai`) — LegalRikai (seed 000);
+* ``appellate-review`` (:mod:`.appellate_review`) — AR-Bench detection, classification and
+  correction (seed 003);
+* ``highbar`` (:mod:`.highbar`) — native-format tasks graded on binary lawyer criteria by two
+  judges (seed 002).
+
+:mod:`.export_io` reads our exports (parquet, ``save_to_disk``) for every task.
 """
 
 from __future__ import annotations
@@ -19,11 +24,11 @@ __all__ = ["TASKS", "get_task"]
 
 #: task name → "module:class" (imported on demand: a task's dependencies load only when used)
 _REGISTRY = {
-    "jbe": "buildds.evaluate.tasks.jbe:JbeTask",
-    "clause-classification": "buildds.evaluate.tasks.clause_classification:ClauseClassificationTask",
-    "clause-revision": "buildds.evaluate.tasks.clause_revision:ClauseRevisionTask",
+    "jbe": "buildds.evaluate.tasks.jbe.task:JbeTask",
+    "clause-classification": "buildds.evaluate.tasks.rikai.classification:ClauseClassificationTask",
+    "clause-revision": "buildds.evaluate.tasks.rikai.revision:ClauseRevisionTask",
     "appellate-review": "buildds.evaluate.tasks.appellate_review.task:AppellateReviewTask",
-    "highbar": "buildds.evaluate.tasks.highbar:HighBarTask",
+    "highbar": "buildds.evaluate.tasks.highbar.task:HighBarTask",
 }
 
 #: the task names ``buildds eval --task`` accepts

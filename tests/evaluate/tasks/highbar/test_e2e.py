@@ -14,7 +14,7 @@ from buildds.cli import main
 from buildds.errors import BuildError
 from buildds.evaluate.backends.mock import MockBackend
 from buildds.evaluate.runner import run_eval
-from tests.evaluate.highbar_helpers import SAMPLE, KeywordJudge, write_task
+from tests.evaluate.tasks.highbar.helpers import SAMPLE, KeywordJudge, write_task
 
 GOOD = {"t1#run1": "MET:c1 MET:c2", "t1#run2": "MET:c1 MET:c2",
         "t2#run1": "MET:c1 MET:c2 FLIP:c1", "t2#run2": "MET:c1 MET:c2"}

@@ -15,14 +15,14 @@ from click.testing import CliRunner
 from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.runner import run_eval
-from buildds.evaluate.tasks.clause_revision import (
+from buildds.evaluate.tasks.rikai.revision import (
     ASPECTS,
     build_requests,
     demonstrations_for,
     parse_judgment,
     render_judge_prompt,
 )
-from buildds.evaluate.tasks.rikai_data import load_rikai_data
+from buildds.evaluate.tasks.rikai.data import load_rikai_data
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
 N_ROWS = 14

@@ -11,7 +11,7 @@ import yaml
 from buildds.evaluate.backends.base import BackendBase
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-SAMPLE = Path(__file__).resolve().parents[2] / "buildds" / "sample" / "highbar"
+SAMPLE = Path(__file__).resolve().parents[4] / "buildds" / "sample" / "highbar"
 
 CRITERIA = [
     {"id": "c1", "kind": "must_include", "text": "States the notice period of 30 days."},

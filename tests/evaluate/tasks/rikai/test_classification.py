@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from buildds.evaluate.metrics import bootstrap_ci, micro_multilabel
 from buildds.evaluate.runner import run_eval
 from buildds.evaluate.tasks import get_task
-from buildds.evaluate.tasks.clause_classification import (
+from buildds.evaluate.tasks.rikai.classification import (
     NO_CLAUSES,
     bootstrap_micro,
     build_requests,
@@ -23,7 +23,7 @@ from buildds.evaluate.tasks.clause_classification import (
     render_answer,
     score_classification,
 )
-from buildds.evaluate.tasks.rikai_data import load_rikai_data
+from buildds.evaluate.tasks.rikai.data import load_rikai_data
 from buildds.pipeline import canonical_json
 from buildds.schema.evaluation import SampleRecord
 

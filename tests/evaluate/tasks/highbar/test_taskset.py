@@ -13,7 +13,7 @@ from buildds.errors import BuildError
 from buildds.evaluate.tasks.highbar import load_taskset
 from buildds.evaluate.tasks.highbar.task import build_requests, task_prompt
 from tests.conftest import shared_path
-from tests.evaluate.highbar_helpers import SAMPLE, write_task
+from tests.evaluate.tasks.highbar.helpers import SAMPLE, write_task
 
 
 def test_sample_task_set_loads():
