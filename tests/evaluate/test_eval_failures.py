@@ -125,9 +125,9 @@ class _Failing(BackendBase):
 
 
 def test_only_the_first_five_reasons_are_printed(sample_export, tmp_path, monkeypatch):
-    from buildds.evaluate import runner
+    from buildds.evaluate.runner import run
 
-    monkeypatch.setattr(runner, "_default_factory", lambda spec, **kw: _Failing())
+    monkeypatch.setattr(run, "default_factory", lambda spec, **kw: _Failing())
     export = _export(sample_export, tmp_path / "export", [""] * 9)
     out = tmp_path / "out"
     res = _eval(str(export), "--model", "mock", "--out", str(out))

@@ -90,16 +90,17 @@ def test_stalled_server_run_ends_at_the_deadline_and_resumes(sample_export, tmp_
 
 def test_deadline_already_spent_sends_nothing(sample_export, tmp_path, monkeypatch):
     from buildds.evaluate import runner
+    from buildds.evaluate.runner import plan
 
     export, _ = _export(sample_export, tmp_path / "export", ["", ""])
     with OpenAITestServer() as server:
-        real_load = runner.get_task
+        real_load = plan.get_task
 
         def slow_task(*a: Any, **kw: Any) -> Any:
             time.sleep(0.3)  # loading outlasts the deadline
             return real_load(*a, **kw)
 
-        monkeypatch.setattr(runner, "get_task", slow_task)
+        monkeypatch.setattr(plan, "get_task", slow_task)
         report = runner.run_eval(export, task="jbe", models=["openai:m"], out=tmp_path / "o",
                                  backend_options={"base_url": server.base_url},
                                  deadline_s=0.2)

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from buildds.errors import BuildError
 from buildds.evaluate.backends.openai import OpenAIBackend
 from buildds.evaluate.cache import CachedBackend, ResponseCache
-from buildds.evaluate.runner import _options_for
+from buildds.evaluate.runner.backends import options_for
 from buildds.schema.evaluation import Attachment, ChatMessage, ChatRequest
 from tests.conftest import simple_pdf_bytes
 from tests.evaluate.openai_server import OpenAITestServer
@@ -176,8 +176,8 @@ def test_cache_keeps_answers_with_files_apart(server, tmp_path):
 
 
 def test_runner_and_cli_pass_send_files(monkeypatch, tmp_path):
-    assert _options_for("openai:m", {"send_files": True, "rpm": None}) == {"send_files": True}
-    assert _options_for("mock", {"send_files": True}) == {}
+    assert options_for("openai:m", {"send_files": True, "rpm": None}) == {"send_files": True}
+    assert options_for("mock", {"send_files": True}) == {}
     seen: list[dict] = []
 
     def fake_run_eval(dataset, **kw):

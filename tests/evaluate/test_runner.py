@@ -238,13 +238,13 @@ def test_unknown_task_names_the_known_ones():
 
 def test_baselines_get_the_task_fields_and_cross_fit_groups(sample_export: Path):
     from buildds.evaluate.backends.baselines import TfidfBackend
-    from buildds.evaluate.runner import _build_backend, _default_factory
+    from buildds.evaluate.runner.backends import build_backend, default_factory
     from buildds.evaluate.tasks import get_task
 
     task = get_task("jbe")
     data = task.load(sample_export)
     items, _ = task.build_requests(data, 0)
-    backend = _build_backend("tfidf", _default_factory, {}, task, items,
+    backend = build_backend("tfidf", default_factory, {}, task, items,
                              task.training_items(data), data.items_by_id)
     assert all(isinstance(m, TfidfBackend) and m.text_field == "question"
                for m in backend.models)
@@ -261,7 +261,7 @@ def test_stratified_baseline_without_cross_fitting_answers_by_stratum():
     in its own right (complete_many, not cached)."""
     import asyncio
 
-    from buildds.evaluate.runner import _build_backend, _default_factory
+    from buildds.evaluate.runner.backends import build_backend, default_factory
     from buildds.evaluate.tasks.base import TaskBase
 
     class Strata(TaskBase):
@@ -278,7 +278,7 @@ def test_stratified_baseline_without_cross_fitting_answers_by_stratum():
              for i, (k, a) in enumerate([("a", "x"), ("a", "x"), ("b", "y"), ("b", "y")])]
     items = [{"id": "s1", "kind": "a", "text": "a"}, {"id": "s2", "kind": "b", "text": "b"}]
     by_id = {it["id"]: it for it in items}
-    backend = _build_backend("majority", _default_factory, {}, Strata(), items, train, by_id)
+    backend = build_backend("majority", default_factory, {}, Strata(), items, train, by_id)
     assert backend.cacheable is False
     requests = [ChatRequest(messages=(), sample_id=it["id"]) for it in items]
     results = asyncio.run(backend.complete_many(requests))
