@@ -46,9 +46,10 @@ STAGE = "contracts"
 Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
 _CODE_FILES = (
-    "schema/core.py", "schema/contracts.py", "safeio/archive.py", "extract/sniff.py",
+    "schema/core.py", "schema/contracts.py", "safeio/archive.py", "safeio/sniff.py",
+    "safeio/xml.py",
     "extract/contracts/*.py", "extract/docx/*.py", "extract/pdf/*.py", "extract/ocr/*.py",
-    "transform/normalize.py", "transform/clauses.py", "transform/rikai.py",
+    "text/*.py", "transform/clauses/*.py", "transform/rikai.py",
     "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
 )
 

@@ -16,12 +16,12 @@ from buildds.schema import Problem
 LOW_CONFIDENCE = 60.0
 
 
-def _mean(values: Iterable[float]) -> float | None:
+def mean_confidence(values: Iterable[float]) -> float | None:
     vals = list(values)
     return round(statistics.fmean(vals), 2) if vals else None
 
 
-def _low_confidence(pages: dict[int, float], lang: str, name: str) -> list[Problem]:
+def low_confidence_problems(pages: dict[int, float], lang: str, name: str) -> list[Problem]:
     return [
         Problem(stage="extract", code="ocr_low_confidence", severity="warning", source=name,
                 page=page,

@@ -1,8 +1,8 @@
 """Errors of the contract reader and the :class:`Problem` each becomes.
 
-:func:`_error` raises an :class:`ExtractError` carrying a problem ``code``; :func:`_failure`
-turns any exception met while reading one file into the error Problem that stands for that file
-in a batch (:func:`_code` picks the code when the exception has none).
+:func:`contract_error` raises an :class:`ExtractError` carrying a problem ``code``;
+:func:`failure_problem` turns any exception met while reading one file into the error Problem
+that stands for that file in a batch (:func:`_code` picks the code when the exception has none).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from buildds.errors import BuildError, ExtractError, LimitExceeded, MissingDepen
 from buildds.schema import Problem
 
 
-def _error(message: str, name: str, code: str, page: int | None = None) -> ExtractError:
+def contract_error(message: str, name: str, code: str, page: int | None = None) -> ExtractError:
     exc = ExtractError(message, source=name, page=page)
     exc.code = code  # type: ignore[attr-defined]
     return exc
@@ -33,7 +33,7 @@ def _code(exc: BaseException) -> str:
     return "internal_error"
 
 
-def _failure(exc: BaseException, name: str) -> Problem:
+def failure_problem(exc: BaseException, name: str) -> Problem:
     """The error Problem for a file that could not be read."""
     if isinstance(exc, BuildError):
         message, code = exc.message, _code(exc)

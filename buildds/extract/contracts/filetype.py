@@ -1,6 +1,6 @@
 """Which contract files the reader takes, and checking that a file's bytes match its name.
 
-:func:`_load` returns a file's normalised suffix and bytes, raising an :class:`ExtractError`
+:func:`load_file` returns a file's normalised suffix and bytes, raising an :class:`ExtractError`
 for an unsupported extension, an unreadable or empty file, one that is not a regular file (a
 FIFO or a link to ``/dev/zero`` is refused, never read), or one whose bytes look like
 something else (a ``.pdf`` that is really a zip, an HTML error page saved as ``.pdf`` …).
@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from buildds.errors import ExtractError
-from buildds.extract.contracts.errors import _error
-from buildds.extract.sniff import read_regular, sniff
+from buildds.extract.contracts.errors import contract_error
+from buildds.safeio.sniff import read_regular, sniff
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff")
 SUPPORTED_SUFFIXES = (".docx", ".pdf", ".odt") + IMAGE_SUFFIXES
@@ -37,25 +37,26 @@ _EXPECTED = {".pdf": {"pdf"}, ".docx": {"docx"}, ".odt": {"odt"}}
 
 def _check_kind(suffix: str, kind: str, name: str) -> None:
     if kind == "empty":
-        raise _error("file is empty (0 bytes)", name, "empty_file")
+        raise contract_error("file is empty (0 bytes)", name, "empty_file")
     expected = _IMAGE_KINDS if suffix in IMAGE_SUFFIXES else _EXPECTED[suffix]
     if kind not in expected:
         what = {".pdf": "a PDF", ".docx": "a Word .docx", ".odt": "an OpenDocument .odt"}.get(
             suffix, "an image")
-        raise _error(f"named {suffix} but not {what}: the file looks like {_LOOKS_LIKE[kind]}",
-                     name, "wrong_file_type")
+        raise contract_error(
+            f"named {suffix} but not {what}: the file looks like {_LOOKS_LIKE[kind]}",
+            name, "wrong_file_type")
 
 
-def _load(path: Path, name: str) -> tuple[str, bytes]:
+def load_file(path: Path, name: str) -> tuple[str, bytes]:
     """The file's (normalised) suffix and bytes, after checking they agree."""
     suffix = path.suffix.lower().rstrip()
     if suffix not in SUPPORTED_SUFFIXES:
         shown = f"'{suffix}'" if suffix else "(no extension)"
-        raise _error(f"unsupported file type {shown} (supported: "
-                     f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
+        raise contract_error(f"unsupported file type {shown} (supported: "
+                             f"{', '.join(SUPPORTED_SUFFIXES)})", name, "unsupported_type")
     try:
         data = read_regular(path, name)
     except ExtractError as exc:
-        raise _error(exc.message, name, "unreadable") from None
+        raise contract_error(exc.message, name, "unreadable") from None
     _check_kind(suffix, sniff(data), name)
     return suffix, data

@@ -1,8 +1,8 @@
 """Contract images (.png .jpg .tif …) → one OCR block per line.
 
 Every frame of the image is OCR'd with orientation detection on; each OCR line becomes a
-:class:`DocBlock` whose ``page`` is the frame number. :func:`_finish_image` assembles the
-document from the OCR'd frames (also used by the parallel batch); :func:`_read_image` OCRs and
+:class:`DocBlock` whose ``page`` is the frame number. :func:`finish_image` assembles the
+document from the OCR'd frames (also used by the parallel batch); :func:`read_image` OCRs and
 assembles one file.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildds.extract.contracts.confidence import _low_confidence, _mean
-from buildds.extract.contracts.errors import _error
+from buildds.extract.contracts.confidence import low_confidence_problems, mean_confidence
+from buildds.extract.contracts.errors import contract_error
 from buildds.pipeline import sha256_bytes
 from buildds.schema import Problem, Source
 from buildds.schema.contracts import ContractDocument, DocBlock
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from buildds.extract.ocr import OcrPage
 
 
-def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: str,
+def finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: str,
                   pages: Sequence[int] | None) -> ContractDocument:
     """Assemble an image's document from its OCR'd frames (all of them, in frame order)."""
     problems: list[Problem] = []
@@ -38,22 +38,22 @@ def _finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: s
             blocks.append(DocBlock(index=len(blocks), text=line.text, page=frame.page,
                                    bbox=line.bbox, source_index=len(blocks)))
     if not blocks:
-        raise _error(f"no text found (OCR with {ocr_lang} read no text in the image)", name,
-                     "no_text")
-    problems += _low_confidence(confidences, ocr_lang, name)
+        raise contract_error(f"no text found (OCR with {ocr_lang} read no text in the image)",
+                             name, "no_text")
+    problems += low_confidence_problems(confidences, ocr_lang, name)
     read_conf = [c for r in results if r.lines for c in [r.confidence]]
     return ContractDocument(source=Source(path=name, sha256=sha256_bytes(data)),
                             format="image", blocks=tuple(blocks), pages=len(confidences),
-                            ocr_confidence=_mean(read_conf),
+                            ocr_confidence=mean_confidence(read_conf),
                             ocr_page_confidence={n: round(c, 1) for n, c in
                                                  sorted(confidences.items())},
                             problems=tuple(problems))
 
 
-def _read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
+def read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,
                 pages: Sequence[int] | None, max_pages: int | None) -> ContractDocument:
     from buildds.extract.ocr import ocr_image_pages
 
     results = ocr_image_pages(path, lang=ocr_lang, processes=processes, source_path=name,
                               detect_orientation=True, max_pages=max_pages)
-    return _finish_image(name, data, results, ocr_lang=ocr_lang, pages=pages)
+    return finish_image(name, data, results, ocr_lang=ocr_lang, pages=pages)

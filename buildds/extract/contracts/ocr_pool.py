@@ -4,7 +4,7 @@ Phase 1 (this process): every file is checked and classified; text-layer PDFs ar
 (their textless pages, if any, become OCR tasks), scans and images become one task per page.
 Phase 2: the pool reads .docx/.odt files whole and OCRs the pages of all documents, largest
 first. Phase 3 (this process): each document is assembled as
-:func:`~buildds.extract.contracts.reader.read_document` does and yielded in input order.
+:func:`~buildds.extract.contracts.document.read_document` does and yielded in input order.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.errors import ExtractError
-from buildds.extract.contracts.errors import _error, _failure
-from buildds.extract.contracts.filetype import IMAGE_SUFFIXES, _load
-from buildds.extract.contracts.image import _finish_image
-from buildds.extract.contracts.pdf import _finish_pdf, _plan_pdf
+from buildds.extract.contracts.document import file_options, read_one
+from buildds.extract.contracts.errors import contract_error, failure_problem
+from buildds.extract.contracts.filetype import IMAGE_SUFFIXES, load_file
+from buildds.extract.contracts.image import finish_image
+from buildds.extract.contracts.pdf import finish_pdf, plan_pdf
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
 from buildds.workers import WorkerPool, stop_pool
@@ -28,7 +29,7 @@ from buildds.workers import WorkerPool, stop_pool
 if TYPE_CHECKING:
     from buildds.extract.ocr import OcrPage
 
-#: stands for a frame that was not asked for (``pages``); _finish_image drops it unread
+#: stands for a frame that was not asked for (``pages``); finish_image drops it unread
 _UNREAD: Any = None
 
 
@@ -52,14 +53,16 @@ class _Entry:
 def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[float, Any]]) -> None:
     """Phase 1 (this process): classify the file; read what needs no OCR, list the OCR page
     tasks ``(pixels, task)`` of a scan or image and set ``entry.finish``. A PDF page is
-    rendered at the resolution :func:`~buildds.extract.ocr.pdf.plan_pages` gives it, and
+    rendered at the resolution :func:`~buildds.extract.pdf.ocr_pages.plan_pages` gives it, and
     one with nothing on it is read as blank here, without a task."""
     import concurrent.futures as cf
 
-    from buildds.extract import ocr as ocr_mod
-    from buildds.extract.ocr.job import blank_page
-    from buildds.extract.ocr.pdf import plan_pages
-    from buildds.extract.pdf.lines import MAX_PAGES, open_pdf
+    from buildds.extract.ocr.dependencies import check_tesseract
+    from buildds.extract.ocr.images import image_frames
+    from buildds.extract.ocr.job import DEFAULT_DPI, DEFAULT_PSM, blank_page, make_job
+    from buildds.extract.page_limit import MAX_PAGES
+    from buildds.extract.pdf.document import open_pdf
+    from buildds.extract.pdf.ocr_pages import plan_pages
 
     path, name = entry.path, entry.name
     ocr_lang = str(kwargs.get("ocr_lang", "jpn+eng"))
@@ -67,14 +70,13 @@ def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[floa
     password = kwargs.get("password")
     pages = kwargs.get("pages")
     max_pages: Any = kwargs.get("max_pages", MAX_PAGES)
-    suffix, data = _load(path, name)
+    suffix, data = load_file(path, name)
     if suffix == ".pdf":
-        plan = _plan_pdf(path, name, password=password, ocr=ocr,  # type: ignore[arg-type]
+        plan = plan_pdf(path, name, password=password, ocr=ocr,  # type: ignore[arg-type]
                          ocr_lang=ocr_lang, pages=pages,  # type: ignore[arg-type]
                          max_pages=max_pages)
         if plan.ocr_pages:
-            job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, ocr_mod.DEFAULT_DPI, True,
-                                    name, 0)
+            job = make_job(ocr_lang, DEFAULT_PSM, DEFAULT_DPI, True, name, 0)
             pdf, _ = open_pdf(path, password=password,  # type: ignore[arg-type]
                               display_name=name)
             try:
@@ -91,14 +93,15 @@ def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[floa
                 page_job = job if dpi == job.dpi else dataclasses.replace(job, dpi=dpi)
                 tasks.append((sizes[n] * (dpi / 72) ** 2,
                               (entry, n, (page_job, "pdf", str(path), n, password))))
-        entry.finish = lambda results: _finish_pdf(
+        entry.finish = lambda results: finish_pdf(
             plan, {n: results[n] for n in plan.ocr_pages})
     elif suffix in IMAGE_SUFFIXES:
         if not ocr:
-            raise _error("no text found (an image needs OCR and OCR is off)", name, "no_text")
-        ocr_mod.check_tesseract(ocr_lang)
-        frames, image_dpi = ocr_mod._image_frames(path, name, max_pages)
-        job = ocr_mod._make_job(ocr_lang, ocr_mod.DEFAULT_PSM, image_dpi, True, name, 0)
+            raise contract_error("no text found (an image needs OCR and OCR is off)", name,
+                                 "no_text")
+        check_tesseract(ocr_lang)
+        frames, image_dpi = image_frames(path, name, max_pages)
+        job = make_job(ocr_lang, DEFAULT_PSM, image_dpi, True, name, 0)
         wanted = set(pages) if pages else None  # type: ignore[call-overload]
         numbers = [n for n in range(1, len(frames) + 1) if wanted is None or n in wanted]
         for n in numbers:
@@ -106,8 +109,8 @@ def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[floa
             tasks.append((width * height, (entry, n, (job, "image", str(path), n, None))))
         count = len(frames)
         del frames  # the workers load their frame themselves
-        # frames not asked for are not read; _finish_image drops them anyway
-        entry.finish = lambda results: _finish_image(
+        # frames not asked for are not read; finish_image drops them anyway
+        entry.finish = lambda results: finish_image(
             name, data, [results.get(n, _UNREAD) for n in
                          range(1, count + 1)], ocr_lang=ocr_lang,
             pages=pages)  # type: ignore[arg-type]
@@ -115,7 +118,7 @@ def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[floa
         entry.whole = True  # .docx / .odt: read whole by a worker
 
 
-def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, object]
+def read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, object]
                 ) -> Iterator[tuple[Path, ContractDocument | None, list[Problem]]]:
     """``read_documents(..., jobs > 1)``: one process pool for the whole batch.
 
@@ -125,13 +128,12 @@ def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, obje
     documents, largest pages first (longest-processing-time order by pixel count) so the workers
     finish together; a worker renders its PDF page itself (pdfium is not thread-safe, and never
     runs in a thread here). Phase 3 (here): each document is assembled as
-    :func:`read_document` does, and yielded in input order as soon as its pages are done."""
+    :func:`~buildds.extract.contracts.document.read_document` does, and yielded in input
+    order as soon as its pages are done."""
     import multiprocessing
 
-    from buildds.extract import ocr as ocr_mod
-
-    # read_documents' own helpers (the facade imports this module, so not at the top)
-    from buildds.extract.contracts.reader import _file_options, _read_one
+    from buildds.extract.ocr.worker_pool import worker_init
+    from buildds.extract.pdf.page_task import ocr_page_task
 
     unknown = set(kwargs) - _BATCH_OPTIONS
     if unknown:
@@ -140,23 +142,23 @@ def _read_batch(items: list[tuple[Path, str]], jobs: int, kwargs: dict[str, obje
     tasks: list[tuple[float, Any]] = []
     for entry in entries:
         try:
-            _plan_entry(entry, _file_options(kwargs, entry.name), tasks)
+            _plan_entry(entry, file_options(kwargs, entry.name), tasks)
         except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-            entry.problem = _failure(exc, entry.name)
+            entry.problem = failure_problem(exc, entry.name)
             entry.finish = None
     if not tasks and not any(e.whole for e in entries):
         pool = None
     else:
         context = multiprocessing.get_context("fork" if os.name == "posix" else None)
-        pool = WorkerPool(jobs, mp_context=context, initializer=ocr_mod._worker_init)
+        pool = WorkerPool(jobs, mp_context=context, initializer=worker_init)
     try:
         if pool is not None:
             for entry in entries:  # LibreOffice conversions and .docx first: cost unknown
                 if entry.whole:
-                    options = dict(_file_options(kwargs, entry.name), processes=1)
-                    entry.whole = pool.submit(_read_one, entry.path, entry.name, options)
+                    options = dict(file_options(kwargs, entry.name), processes=1)
+                    entry.whole = pool.submit(read_one, entry.path, entry.name, options)
             for _, (entry, n, task) in sorted(tasks, key=lambda t: -t[0]):
-                entry.ocr[n] = pool.submit(ocr_mod.ocr_page_task, task)
+                entry.ocr[n] = pool.submit(ocr_page_task, task)
         for entry in entries:
             yield entry.path, *_collect(entry)
     except BaseException:
@@ -197,5 +199,5 @@ def _collect(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:
             raise failed[min(failed)]  # the page a serial read would have failed on first
         doc = entry.finish(results)
     except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-        return None, [_failure(exc, entry.name)]
+        return None, [failure_problem(exc, entry.name)]
     return doc, list(doc.problems)

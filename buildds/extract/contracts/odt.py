@@ -18,9 +18,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from buildds.safeio.archive import check_zip
-from buildds.extract.contracts.errors import _error
+from buildds.extract.contracts.errors import contract_error
 from buildds.pipeline import sha256_bytes
+from buildds.safeio.archive import check_zip
 from buildds.schema import Source
 from buildds.schema.contracts import ContractDocument
 
@@ -40,17 +40,17 @@ def _check_odt(data: bytes, name: str) -> None:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             check_zip(zf, name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
-        raise _error(f"not an .odt: broken or truncated zip archive ({exc})", name,
-                     "unreadable") from exc
+        raise contract_error(f"not an .odt: broken or truncated zip archive ({exc})", name,
+                             "unreadable") from exc
 
 
-def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
+def read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
     from buildds.extract.docx.reader import extract_docx
 
     _check_odt(data, name)
     exe = _soffice()
     if exe is None:
-        raise _error(_ODT_HINT, name, "missing_dependency")
+        raise contract_error(_ODT_HINT, name, "missing_dependency")
     with tempfile.TemporaryDirectory(prefix="buildds-odt-") as tmp:
         src = Path(tmp) / "in.odt"  # an ASCII name: soffice mishandles some paths
         src.write_bytes(data)
@@ -62,14 +62,14 @@ def _read_odt(path: Path, name: str, data: bytes) -> ContractDocument:
             proc = subprocess.run(cmd, capture_output=True, timeout=ODT_TIMEOUT, env=env,
                                   check=False)
         except subprocess.TimeoutExpired as exc:
-            raise _error(f"LibreOffice took more than {ODT_TIMEOUT} s to convert the .odt", name,
-                         "odt_conversion") from exc
+            raise contract_error(f"LibreOffice took more than {ODT_TIMEOUT} s to convert the .odt",
+                                 name, "odt_conversion") from exc
         converted = out / "in.docx"
         if proc.returncode != 0 or not converted.exists():
             detail = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip()[-300:]
-            raise _error(f"LibreOffice could not convert the .odt to .docx "
-                         f"(exit {proc.returncode}: {detail or 'no output'})", name,
-                         "odt_conversion")
+            raise contract_error(f"LibreOffice could not convert the .odt to .docx "
+                                 f"(exit {proc.returncode}: {detail or 'no output'})", name,
+                                 "odt_conversion")
         doc = extract_docx(converted, source_path=name)
     return doc.model_copy(update={
         "format": "odt", "source": Source(path=name, sha256=sha256_bytes(data))})

@@ -1,4 +1,4 @@
-"""One reader for every contract file (buildds.extract.contracts.reader).
+"""One reader for every contract file (buildds.extract.contracts: reader, document …).
 
 Generated fixtures cover each route (docx, text PDF, image-only PDF, PNG, .odt) and each
 failure (mislabelled files, blank pages, unknown types, encrypted PDFs); the integration test
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExtractError, PdfError
-from buildds.extract.contracts import reader
+from buildds.extract.contracts import document, reader
 from buildds.extract.contracts import odt as contracts_odt
 from buildds.extract.contracts.reader import read_document, read_documents, sniff
 from tests.conftest import shared_path, simple_pdf_bytes
@@ -45,7 +45,7 @@ def _tesseract_ok() -> bool:
 
 
 needs_tesseract = pytest.mark.skipif(not _tesseract_ok(), reason="tesseract not installed")
-needs_soffice = pytest.mark.skipif(reader._soffice() is None, reason="LibreOffice not installed")
+needs_soffice = pytest.mark.skipif(contracts_odt._soffice() is None, reason="LibreOffice not installed")
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -201,7 +201,7 @@ def test_odt_through_libreoffice(tmp_path: Path) -> None:
 
     src = make_docx(tmp_path / "c.docx", JA_LINES)
     out = tmp_path / "odt"
-    subprocess.run([reader._soffice(), "--headless", f"-env:UserInstallation=file://{tmp_path}/p",
+    subprocess.run([contracts_odt._soffice(), "--headless", f"-env:UserInstallation=file://{tmp_path}/p",
                     "--convert-to", "odt", "--outdir", str(out), str(src)],
                    check=True, capture_output=True, timeout=120)
     doc = read_document(out / "c.odt")
@@ -340,7 +340,7 @@ def test_batch_goes_on_past_bad_files(tmp_path: Path) -> None:
 def test_batch_reports_a_bug_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     good = make_docx(tmp_path / "good.docx", JA_LINES)
     calls = []
-    real = reader.read_document
+    real = document.read_document
 
     def flaky(path: Path, **kw: object):  # type: ignore[no-untyped-def]
         calls.append(path)
@@ -348,7 +348,7 @@ def test_batch_reports_a_bug_and_goes_on(tmp_path: Path, monkeypatch: pytest.Mon
             raise KeyError("boom")
         return real(path, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(reader, "read_document", flaky)
+    monkeypatch.setattr(document, "read_document", flaky)
     results = list(read_documents([good, good]))
     assert results[0][1] is None and results[0][2][0].code == "internal_error"
     assert "KeyError" in results[0][2][0].message
@@ -403,7 +403,7 @@ def test_real_contracts_text_files() -> None:
             assert doc is None and problems[0].code == "encrypted"
             assert "password" in problems[0].message and problems[0].source == rel
             continue
-        if path.suffix == ".odt" and reader._soffice() is None:
+        if path.suffix == ".odt" and contracts_odt._soffice() is None:
             assert doc is None and "LibreOffice" in problems[0].message
             continue
         assert doc is not None, f"{rel}: {problems}"
@@ -492,7 +492,7 @@ def test_batch_ocr_pages_in_one_pool_same_as_serial(tmp_path: Path) -> None:
 def test_batch_ocr_failure_stays_with_its_file(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An OCR page task that fails makes only its own file a problem (first failing page)."""
-    from buildds.extract.ocr import page_task as task_mod
+    from buildds.extract.pdf import page_task as task_mod
 
     good = render_png(tmp_path / "good.png", OCR_LINES[:1])
     broken = render_png(tmp_path / "broken.png", OCR_LINES[:1])
