@@ -1,14 +1,17 @@
 """OCR of PDF pages: render each page with pypdfium2 in greyscale, read it with tesseract.
 
 Pages are rendered in the calling process (pdfium is not thread-safe) and read by the worker
-pool of :mod:`buildds.extract.ocr.worker_pool`. A page is rendered at ``dpi`` unless that
+pool of :mod:`buildds.extract.ocr.worker_pool`; the OCR settings and their measurements are in
+:mod:`buildds.extract.ocr`. A page is rendered at ``dpi`` unless that
 would make more than :data:`~buildds.extract.ocr.job.MAX_PAGE_PIXELS` pixels; then at the
 highest resolution that fits, and when even :data:`~buildds.extract.ocr.job.MIN_OCR_DPI`
 does not fit, the page raises :class:`LimitExceeded` naming the file and page
 (:func:`page_dpi`). A page with nothing on it (no page object, no annotation) is not
 rendered, and a render that is blank paper is not given to tesseract: both come back as
 :func:`~buildds.extract.ocr.job.blank_page` (``blank=True``), as tesseract would read them.
-Part of :mod:`buildds.extract.ocr`.
+Part of :mod:`buildds.extract.pdf`: the PDF reader (:mod:`buildds.extract.pdf.lines`) sends
+its pages without a text layer here, and this module hands their images to the OCR package,
+which knows nothing of PDFs.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from buildds.extract.ocr.job import (
     make_job,
 )
 from buildds.extract.ocr.worker_pool import run_pages
-from buildds.extract.pdf.lines import open_pdf
+from buildds.extract.pdf.document import open_pdf
 from buildds.safeio import LIMITS
 
 __all__ = ["ocr_pdf_pages", "page_dpi", "plan_pages", "render_page"]

@@ -11,7 +11,7 @@ import pytest
 
 from buildds.extract.docx.reader import extract_docx, format_number
 
-from ..conftest import shared_path
+from tests.conftest import shared_path
 
 docx = pytest.importorskip("docx")
 

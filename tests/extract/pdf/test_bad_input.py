@@ -1,5 +1,5 @@
-"""Bad inputs to buildds.extract.pdf.lines: each raises PdfError naming the file, with a reason a
-person can act on. All files are written here, in tmp_path."""
+"""Bad inputs to buildds.extract.pdf (open_pdf, extract_pdf): each raises PdfError naming the
+file, with a reason a person can act on. All files are written here, in tmp_path."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from reportlab.lib.pdfencrypt import StandardEncryption
 
 from buildds.errors import BuildError, ExtractError, PdfError
-from buildds.extract.pdf.lines import extract_pdf, open_pdf
+from buildds.extract.pdf.document import open_pdf
+from buildds.extract.pdf.lines import extract_pdf
 from tests.conftest import simple_pdf_bytes
 
 TEXT = "Hello from a generated PDF"
