@@ -29,8 +29,8 @@ from typing import Any
 import pandas as pd
 
 from buildds.errors import ValidationFailed
-from buildds.extract.jbe.raw import year_of_era
 from buildds.pipeline import atomic_write_text
+from buildds.text import year_of_era
 from buildds.validate.checks import (
     DEFAULT_BALANCE_BOUNDS,
     ErrorEntry,

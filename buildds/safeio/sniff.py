@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 
 from buildds.errors import ExtractError
-from buildds.safeio import open_regular
+from buildds.safeio.files import open_regular
 
 __all__ = ["describe", "read_regular", "sniff"]
 

@@ -11,7 +11,8 @@ Only what is invisible or typographic is changed, never the legal text itself:
   numbers.
 
 Punctuation (、，。), full-width letters, brackets and spaces are left alone.
-:func:`to_int_number` reads an article number written in any common form.
+(:func:`buildds.text.numerals.to_int_number` reads an article number written in any common
+form.)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 import unicodedata
 from typing import Literal
 
-__all__ = ["ZERO_WIDTH", "normalize_text", "to_int_number"]
+__all__ = ["ZERO_WIDTH", "normalize_text"]
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 
@@ -68,64 +69,3 @@ def normalize_text(text: str, *, digits: Literal["keep", "halfwidth"] = "keep") 
     elif digits != "keep":
         raise ValueError(f"digits must be 'keep' or 'halfwidth', not {digits!r}")
     return text
-
-
-_KANJI_DIGITS = {
-    "〇": 0, "零": 0, "一": 1, "壱": 1, "二": 2, "弐": 2, "三": 3, "参": 3, "四": 4,
-    "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-}
-_KANJI_UNITS = {"十": 10, "拾": 10, "百": 100, "千": 1000}
-_ROMAN = re.compile(r"^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})$")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-_WRAPPER = re.compile(r"^第\s*(.+?)\s*[条項号章節款]$")
-
-
-def _kanji_to_int(s: str) -> int | None:
-    if not s or any(c not in _KANJI_DIGITS and c not in _KANJI_UNITS for c in s):
-        return None
-    if all(c in _KANJI_DIGITS for c in s):  # positional: 二〇 = 20, 一〇五 = 105
-        return int("".join(str(_KANJI_DIGITS[c]) for c in s)) if len(s) > 1 else _KANJI_DIGITS[s]
-    total, digit = 0, None
-    last_unit = 10_000
-    for c in s:
-        if c in _KANJI_DIGITS:
-            if digit is not None:
-                return None
-            digit = _KANJI_DIGITS[c]
-        else:
-            unit = _KANJI_UNITS[c]
-            if unit >= last_unit:
-                return None
-            total += (1 if digit is None else digit) * unit
-            digit, last_unit = None, unit
-    return total + (digit or 0)
-
-
-def _roman_to_int(s: str) -> int | None:
-    s = s.upper()
-    if not s or not _ROMAN.match(s):
-        return None
-    total = 0
-    for a, b in zip(s, s[1:] + " "):
-        va, vb = _ROMAN_VALUES[a], _ROMAN_VALUES.get(b, 0)
-        total += -va if va < vb else va
-    return total
-
-
-def to_int_number(text: str) -> int | None:
-    """An article number as an int: ``1``, ``１``, ``一``, ``十二``, ``二十三``, ``百``,
-    ``II``, ``xii``, ``Ⅳ``; a ``第…条`` wrapper is allowed. ``None`` when unreadable."""
-    s = unicodedata.normalize("NFKC", text.translate(_TABLE)).strip()
-    s = re.sub(r"\s+", "", s)
-    m = _WRAPPER.match(s)
-    if m:
-        s = m.group(1)
-    s = s.rstrip(".")
-    if not s:
-        return None
-    if s.isascii() and s.isdigit():
-        return int(s)
-    value = _kanji_to_int(s)
-    if value is not None:
-        return value
-    return _roman_to_int(s) if s.isascii() and s.isalpha() else None

@@ -1,4 +1,4 @@
-"""Table-driven tests for buildds.transform.normalize."""
+"""Table-driven tests for buildds.text.normalize."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from buildds.transform.normalize import ZERO_WIDTH, normalize_text, to_int_number
+from buildds.text import ZERO_WIDTH, normalize_text
 
 NORMALIZE_CASES = [
     # (input, digits, expected, why)
@@ -35,36 +35,6 @@ def test_normalize_text(text: str, digits: str, expected: str, why: str) -> None
 def test_normalize_rejects_unknown_digits_mode() -> None:
     with pytest.raises(ValueError, match="digits"):
         normalize_text("1", digits="fullwidth")  # type: ignore[arg-type]
-
-
-NUMBER_CASES = [
-    ("1", 1), ("１", 1), ("１２", 12), ("一", 1), ("十", 10), ("十二", 12), ("二十", 20),
-    ("二十三", 23), ("百", 100), ("百二", 102), ("三百五十", 350), ("二〇", 20),
-    ("II", 2), ("IV", 4), ("XII", 12), ("xii", 12), ("Ⅳ", 4), ("第１条", 1), ("第 10 条", 10),
-    ("第二十三条", 23), ("3.", 3),
-    ("", None), ("abc", None), ("十十", None), ("IIII", None), ("第条", None), ("1a", None),
-]
-
-
-@pytest.mark.parametrize("text,expected", NUMBER_CASES)
-def test_to_int_number(text: str, expected: int | None) -> None:
-    assert to_int_number(text) == expected
-
-
-def _kanji(n: int) -> str:
-    digits = "〇一二三四五六七八九"
-    out = ""
-    for value, unit in ((100, "百"), (10, "十")):
-        q, n = divmod(n, value)
-        if q:
-            out += ("" if q == 1 else digits[q]) + unit
-    return out + (digits[n] if n else "")
-
-
-@given(st.integers(min_value=1, max_value=999))
-def test_to_int_number_round_trips_kanji_and_fullwidth(n: int) -> None:
-    assert to_int_number(_kanji(n)) == n
-    assert to_int_number(str(n).translate({ord(c): 0xFF10 + int(c) for c in "0123456789"})) == n
 
 
 @given(st.text())
