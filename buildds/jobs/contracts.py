@@ -49,7 +49,8 @@ _CODE_FILES = (
     "schema/core.py", "schema/contracts.py", "safeio/archive.py", "safeio/sniff.py",
     "safeio/xml.py",
     "extract/contracts/*.py", "extract/docx/*.py", "extract/pdf/*.py", "extract/ocr/*.py",
-    "text/*.py", "transform/clauses/*.py", "transform/rikai.py",
+    "extract/page_limit.py",
+    "text/*.py", "transform/clauses/*.py", "transform/rikai/*.py",
     "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
 )
 
