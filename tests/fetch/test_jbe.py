@@ -23,7 +23,7 @@ from buildds.extract.jbe.raw import discover_exam_files
 from buildds.fetch import MIRROR_ENV, USER_AGENT, default_manifest_path, fetch_jbe
 from buildds.pipeline import sha256_bytes
 
-from .conftest import REPO, shared_path
+from tests.conftest import REPO, shared_path
 
 SUBJECTS = ("kenpo", "minpo", "keiho")
 KINDS = ("mondai", "seito")
