@@ -36,7 +36,8 @@ _CODE_FILES = ("schema/core.py", "schema/jbe_build.py", "export/xml.py",
                "transform/jbe_items.py", "transform/corrections.py", "text/*.py",
                "safeio/xml.py", "jobs/jbe_dataset.py")
 _EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "validate/report.py",
-                "validate/checks.py", "validate/schemas.py")
+                "validate/checks.py", "validate/balance.py", "validate/markdown.py",
+                "validate/schemas.py")
 MARKER = ".dataset-fingerprint"
 
 
