@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import random
 
-from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.sentence_edits import (
+from buildds.inject_errors.base import (
+    BaseInjector,
+    InjectionContext,
+    Plan,
+    SkipInjection,
+    charge_profile,
     custodial_term,
+    kind_range,
     pick_months,
+    resolve_tier,
     single_charge,
     term_edit,
 )
-from buildds.inject_errors.tiers import charge_profile, kind_range, resolve_tier
 from buildds.schema.judgments import Judgment
 
 __all__ = ["TermOutsideLimits"]

@@ -3,8 +3,7 @@
 Every function is pure. Those returning spans take the text and the ``offset`` of that text
 inside ``Judgment.full_text``, so the spans they return index the full text directly.
 
-- :func:`parse_months` / :func:`parse_money`: terms, amounts (numerals read by
-  :func:`buildds.text.cn_number`);
+- :func:`cn_number` / :func:`parse_months` / :func:`parse_money`: numerals, terms, amounts;
 - :func:`parse_sentence`: the main penalty of the 判决如下 part;
 - :func:`parse_charges`, :func:`parse_articles`: 犯…罪 names and cited 刑法 articles;
 - :func:`parse_amount_involved`: the amount of the offence from the facts;
@@ -16,14 +15,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from buildds.schema.judgments import ArticleRef, ChargeRef, Sentence, SentencingFactor, Span
-from buildds.text import cn_number
 
 __all__ = [
     "MONEY_RE",
     "TERM_RE",
+    "cn_number",
     "parse_amount_involved",
     "parse_articles",
     "parse_charges",
@@ -33,8 +33,62 @@ __all__ = [
     "parse_sentence",
 ]
 
+_FULLWIDTH = str.maketrans("０１２３４５６７８９．，", "0123456789.,")
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+           "七": 7, "八": 8, "九": 9, "壹": 1, "贰": 2, "叁": 3, "肆": 4, "伍": 5, "陆": 6,
+           "柒": 7, "捌": 8, "玖": 9}
+_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000}
+_BIG_UNITS = {"万": 10_000, "亿": 100_000_000}
 _CN = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟"
 _NUM = f"[0-9０-９{_CN}]"
+
+
+@lru_cache(maxsize=8192)
+def cn_number(text: str) -> Decimal | None:
+    """``三万`` → 30000, ``十万零五百`` → 100500, ``1.5万`` → 15000, ``3,000`` → 3000.
+
+    Arabic runs (with ``,`` thousands separators and a decimal point) and Chinese numerals
+    mix freely; ``None`` when ``text`` holds no number. Memoised: judgments repeat the same
+    few numerals (三年, 五千元 …) and the result is immutable."""
+    s = text.translate(_FULLWIDTH).replace(",", "").strip()
+    if not s:
+        return None
+    total = Decimal(0)
+    section = Decimal(0)
+    number: Decimal | None = None
+    seen = False
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch.isdigit():
+            j = i
+            while j < len(s) and (s[j].isdigit() or s[j] == "."):
+                j += 1
+            try:
+                number = Decimal(s[i:j])
+            except InvalidOperation:
+                return None
+            seen = True
+            i = j
+            continue
+        if ch in _DIGITS:
+            number = Decimal(_DIGITS[ch])
+            seen = True
+        elif ch in _SMALL_UNITS:
+            section += (number if number is not None else Decimal(1)) * _SMALL_UNITS[ch]
+            number = None
+            seen = True
+        elif ch in _BIG_UNITS:
+            total = (total + section + (number or 0)) * _BIG_UNITS[ch]
+            section = Decimal(0)
+            number = None
+            seen = True
+        else:
+            return None
+        i += 1
+    if not seen:
+        return None
+    return total + section + (number or 0)
 
 
 TERM_RE = re.compile(

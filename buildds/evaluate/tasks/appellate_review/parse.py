@@ -21,9 +21,9 @@ prefix and trailing ``。.！!`` are removed. What remains must be, exactly:
     (``盗窃罪``, ``强奸罪；诈骗罪``), compared as a set without the 罪;
   - prison term — one term (``42个月``, ``三年六个月``, ``3年6个月``, optionally after
     ``有期徒刑``/``拘役``/``管制``/``刑期：``), in months, read with
-    :func:`buildds.transform.judgment_parse.parse_months`;
+    :func:`buildds.extract.judgments.parse_months`;
   - fine — one amount in 元 (``5000元``, ``人民币五千元``, ``1.5万元``, ``罚金人民币5,000元``),
-    read with :func:`buildds.transform.judgment_parse.parse_money`.
+    read with :func:`buildds.extract.judgments.parse_money`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from buildds.transform.judgment_parse import MONEY_RE, TERM_RE, parse_money, parse_months
+from buildds.extract.judgments import MONEY_RE, TERM_RE, parse_money, parse_months
 
 __all__ = [
     "CLASSES",

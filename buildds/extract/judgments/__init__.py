@@ -1,0 +1,79 @@
+"""Read criminal judgments (AR-Bench, seed 003) from JuDGE and CAIL2018 JSON lines.
+
+- :func:`read_judge` / :func:`read_cail` yield, per source line, a :class:`Judgment` or a
+  :class:`JudgmentReject` with its line number and reason: nothing is dropped silently and
+  nothing raises on a bad record. A line is read strictly (:mod:`buildds.extract.json_lines`:
+  encoding, line length, control characters, JSON and its limits, one object per line);
+  then its fields: a required field missing (``missing_field``), empty (``empty_field``),
+  of the wrong type (``wrong_type``), out of range (``bad_value``), or an id already used (``duplicate_id``, naming the line that has it; ``seen``
+  shares the ids across files); then the case (``multi_defendant``, ``no_defendant``).
+- :func:`load_judge` / :func:`load_cail` yield only the judgments and hand each reject to
+  ``rejects`` (a list to append to); without one, rejects are logged as warnings.
+- :func:`detect_format` reads a file up to its first record that names its format.
+
+Only an unreadable file raises (:class:`~buildds.errors.ExtractError`, naming it: not a
+regular file, an unknown ``encoding``, a read error).
+
+Files are streamed line by line. JuDGE (``{text_id, text, la, fd}``, :mod:`.judge`): ``fd``
+is the full judgment, split into facts, reasoning and judgment part; CAIL (``{fact, meta}``,
+:mod:`.cail`): the fact text plus the structured meta.
+
+Parsing a judgment's text into its fields happens while it is read, so the free-text parsers
+live here too, below the readers (every function pure; those returning spans take the text
+and its ``offset`` inside ``Judgment.full_text``, so their spans index the full text):
+
+- :mod:`.amounts` — terms (:func:`parse_months`), money (:func:`parse_money`) and the
+  amount of the offence (:func:`parse_amount_involved`), numerals read by
+  :func:`buildds.text.cn_number`;
+- :mod:`.sentence` — the main penalty of the 判决如下 part (:func:`parse_sentence`);
+- :mod:`.citations` — 犯…罪 names (:func:`parse_charges`) and cited 刑法 articles
+  (:func:`parse_articles`);
+- :mod:`.factors` — sentencing circumstances (自首, 坦白, 累犯 …, :func:`parse_factors`);
+- :mod:`.spans` — the spans they build.
+
+Modules, lowest first (each imports only those before it): :mod:`.spans`, :mod:`.amounts`,
+:mod:`.sentence`, :mod:`.citations`, :mod:`.factors`, :mod:`.reader` (what both formats
+share), :mod:`.judge`, :mod:`.cail`, :mod:`.load`, :mod:`.formats`. Later stages (the
+injectors, the AR-Bench rows, validation, the evaluation's answer parser) import the parsers
+from here: every import points down.
+"""
+
+from __future__ import annotations
+
+from buildds.extract.judgments.amounts import (
+    MONEY_RE,
+    TERM_RE,
+    money_matches,
+    parse_amount_involved,
+    parse_money,
+    parse_months,
+)
+from buildds.extract.judgments.cail import read_cail
+from buildds.extract.judgments.citations import parse_articles, parse_charges
+from buildds.extract.judgments.factors import parse_factors
+from buildds.extract.judgments.formats import JudgmentInput, detect_format, record_format
+from buildds.extract.judgments.judge import judge_defendants, read_judge, split_judge_text
+from buildds.extract.judgments.load import load_cail, load_judge
+from buildds.extract.judgments.sentence import parse_sentence
+
+__all__ = [
+    "MONEY_RE",
+    "TERM_RE",
+    "JudgmentInput",
+    "detect_format",
+    "judge_defendants",
+    "load_cail",
+    "load_judge",
+    "money_matches",
+    "parse_amount_involved",
+    "parse_articles",
+    "parse_charges",
+    "parse_factors",
+    "parse_money",
+    "parse_months",
+    "parse_sentence",
+    "read_cail",
+    "read_judge",
+    "record_format",
+    "split_judge_text",
+]
