@@ -71,7 +71,7 @@ def _report(name: str, path: Path, lines: int, n: int, injected: int, skipped: i
 
 def main() -> None:
     from buildds.extract.judgments import load_cail, load_judge
-    from buildds.inject_errors.base import inject_all
+    from buildds.inject_errors.registry import inject_all
     from buildds.inject_errors.statutes import build_cn_profile
 
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])

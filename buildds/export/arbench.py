@@ -39,8 +39,8 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.inject_errors.arbench_rows import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 from buildds.staging import OutputStaging
-from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 
 __all__ = [
     "FIELD_DOCS",
@@ -101,7 +101,7 @@ class ArbenchExport(ExportedDataset):
 
 
 def arbench_features() -> Any:
-    """The declared features, in :data:`~buildds.transform.arbench.COLUMNS` order."""
+    """The declared features, in :data:`~buildds.inject_errors.arbench_rows.COLUMNS` order."""
     datasets, _, _ = require_data()
     feats: dict[str, Any] = {}
     for name in COLUMNS:

@@ -13,7 +13,7 @@ and
   article list become the donor's.
 
 Every change is a span edit on the original text (the reasoning edit is trimmed to the part that
-differs), so :func:`~buildds.inject_errors.base.undo_edits` restores the original exactly. Without
+differs), so :func:`~buildds.inject_errors.edits.undo_edits` restores the original exactly. Without
 a usable donor with the same factors only the charge name changes (every mention, judgment part
 and reasoning), and the rationale records why (``donor_status``: ``no_corpus``,
 ``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
@@ -28,16 +28,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from buildds.inject_errors.base import (
-    BaseInjector,
-    InjectionContext,
-    Plan,
-    SkipInjection,
-    format_months_cn,
-    format_yuan_cn,
-    profile_memo,
-    single_charge,
-)
+from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+from buildds.inject_errors.sentence_edits import single_charge
+from buildds.inject_errors.tiers import profile_memo
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
 from buildds.schema.statutes import StatuteProfile
 

@@ -7,13 +7,8 @@ from __future__ import annotations
 import random
 import re
 
-from buildds.inject_errors.base import (
-    BaseInjector,
-    InjectionContext,
-    Plan,
-    SkipInjection,
-    delete_ranges,
-)
+from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.edits import delete_ranges
 from buildds.schema.judgments import Judgment
 
 __all__ = ["OmissionOfCharges"]

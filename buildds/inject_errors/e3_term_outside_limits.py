@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import random
 
-from buildds.inject_errors.base import (
-    BaseInjector,
-    InjectionContext,
-    Plan,
-    SkipInjection,
-    charge_profile,
+from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.sentence_edits import (
     custodial_term,
-    kind_range,
     pick_months,
-    resolve_tier,
     single_charge,
     term_edit,
 )
+from buildds.inject_errors.tiers import charge_profile, kind_range, resolve_tier
 from buildds.schema.judgments import Judgment
 
 __all__ = ["TermOutsideLimits"]

@@ -10,19 +10,15 @@ import math
 import random
 import re
 
-from buildds.inject_errors.base import (
-    BaseInjector,
-    InjectionContext,
-    Plan,
-    SkipInjection,
+from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.edits import delete_ranges
+from buildds.inject_errors.sentence_edits import (
     custodial_term,
-    delete_ranges,
-    kind_range,
     pick_months,
-    resolve_tier,
     single_charge,
     term_edit,
 )
+from buildds.inject_errors.tiers import kind_range, resolve_tier
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
 
 __all__ = ["FACTOR_ARTICLES", "IgnoredFactor", "article_deletions", "factor_deletions"]

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import random
 
-from buildds.inject_errors.base import (
-    BaseInjector,
-    InjectionContext,
-    Plan,
-    SkipInjection,
-    charge_profile,
-    fine_edit,
-    fine_outside,
-    resolve_tier,
-    single_charge,
-)
+from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.sentence_edits import fine_edit, fine_outside, single_charge
+from buildds.inject_errors.tiers import charge_profile, resolve_tier
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import FineRule, StatuteProfile
 

@@ -38,10 +38,10 @@ from typing import Any
 import pandas as pd
 from pandera.typing import Series
 
+from buildds.inject_errors.arbench_rows import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 from buildds.pipeline import atomic_write_text
 from buildds.schema.judgments import ERROR_CLASS, InjectedJudgment
 from buildds.schema.statutes import FineRule, StatuteProfile
-from buildds.transform.arbench import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
 from buildds.validate.schemas import pa
 
 __all__ = ["ArbenchRowsModel", "ArbenchValidation", "rows_frame", "validate_arbench",
@@ -61,7 +61,7 @@ def _is_json(value: object) -> bool:
 
 
 class ArbenchRowsModel(pa.DataFrameModel):
-    """One row per judgment version (see :mod:`buildds.transform.arbench`)."""
+    """One row per judgment version (see :mod:`buildds.inject_errors.arbench_rows`)."""
 
     id: Series[str] = pa.Field(unique=True, str_length={"min_value": 1})
     source_id: Series[str] = pa.Field(str_length={"min_value": 1})
@@ -193,7 +193,7 @@ def _tiers(profile: StatuteProfile, charge: str, kind: str) -> list[Any]:
 
 
 def _range(tier: Any, kind: str) -> tuple[int, int] | None:
-    from buildds.inject_errors.base import kind_range
+    from buildds.inject_errors.tiers import kind_range
 
     r = kind_range(tier, kind) if tier is not None else None
     if r is None or r.min_months is None or r.max_months is None:
@@ -290,14 +290,14 @@ def _check_e1(row: Mapping[str, Any], rat: Mapping[str, Any], gold: Mapping[str,
 
 
 def _check_edits(row: Mapping[str, Any], rec: InjectedJudgment) -> str | None:
-    from buildds.inject_errors.base import InjectionError, apply_edits, undo_edits
+    from buildds.inject_errors.edits import SpanEditError, apply_edits, undo_edits
 
     try:
         if apply_edits(rec.original.full_text, rec.edits) != rec.anomalous_text:
             return "apply_edits(original, edits) is not the anomalous text"
         if undo_edits(rec.anomalous_text, rec.edits) != rec.original.full_text:
             return "undoing the edits does not give the original"
-    except InjectionError as exc:
+    except SpanEditError as exc:
         return f"edits do not fit: {exc}"
     if json.loads(row["edits"]) != [e.model_dump() for e in rec.edits]:
         return "the row's edits are not the record's"

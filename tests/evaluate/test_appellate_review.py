@@ -289,8 +289,8 @@ def test_prompts_render_sandboxed(subtask: str, target: str | None, tail: str) -
 
 # --------------------------------------------------------------------------- synthetic export
 def _synthetic_rows() -> list[dict[str, Any]]:
+    from buildds.inject_errors.arbench_rows import arbench_rows
     from buildds.schema.judgments import InjectedJudgment
-    from buildds.transform.arbench import arbench_rows
     from tests.inject_errors.test_injectors import FACTS, PROFILE, make_judgment, run, theft
 
     terms = ["八个月", "一年", "一年六个月", "二年"]

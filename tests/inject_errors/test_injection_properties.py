@@ -8,17 +8,14 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from buildds.inject_errors.base import (
-    format_months_cn,
-    format_yuan_cn,
-    injectors,
-    kind_range,
-    resolve_tier,
-    undo_edits,
-)
+from buildds.extract.judgments import parse_months
+from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
 from buildds.inject_errors.e5_fixed_fine import fine_rule
+from buildds.inject_errors.edits import undo_edits
+from buildds.inject_errors.registry import injectors
+from buildds.inject_errors.tiers import kind_range, resolve_tier
 from buildds.schema.judgments import InjectedJudgment
-from buildds.transform.judgment_parse import cn_number, parse_months
+from buildds.text import cn_number
 from tests.inject_errors.test_injectors import CONFESS, CTX, PROFILE, RECIDIVIST, theft
 
 CHARGES = {"盗窃": "二百六十四", "信用卡诈骗": "一百九十六", "生产、销售伪劣产品": "一百四十", "故意伤害": "二百三十四"}

@@ -9,19 +9,20 @@ from datetime import date
 
 import pytest
 
-from buildds.inject_errors.base import (
-    InjectionContext,
-    InjectionError,
-    apply_edits,
-    format_months_cn,
-    format_yuan_cn,
-    inject_all,
-    injectors,
-    int_to_cn,
-    undo_edits,
+from buildds.extract.judgments import (
+    parse_amount_involved,
+    parse_articles,
+    parse_charges,
+    parse_factors,
+    parse_months,
+    parse_sentence,
 )
+from buildds.inject_errors.base import InjectionContext
+from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+from buildds.inject_errors.edits import apply_edits, undo_edits
+from buildds.inject_errors.registry import inject_all, injectors
 from buildds.schema.core import Source
-from buildds.schema.judgments import InjectedJudgment, InjectionSkip, Judgment, Span, SpanEdit
+from buildds.schema.judgments import InjectedJudgment, InjectionSkip, Judgment, Span
 from buildds.schema.statutes import (
     ChargeProfile,
     FineRule,
@@ -30,15 +31,7 @@ from buildds.schema.statutes import (
     StatuteProfile,
     TierCondition,
 )
-from buildds.transform.judgment_parse import (
-    cn_number,
-    parse_amount_involved,
-    parse_articles,
-    parse_charges,
-    parse_factors,
-    parse_months,
-    parse_sentence,
-)
+from buildds.text import cn_number
 from tests.conftest import shared_path
 
 
@@ -127,40 +120,6 @@ def skipped(etype: str, judgment: Judgment, reason: str) -> None:
     out = run(etype, judgment)
     assert isinstance(out, InjectionSkip), out
     assert (out.error_type, out.reason, out.source_id) == (etype, reason, judgment.id)
-
-
-# --------------------------------------------------------------------------- base
-def test_apply_and_undo_edits() -> None:
-    text = "甲乙丙丁戊"
-    edits = [SpanEdit(start=3, end=4, old="丁", new="四四"), SpanEdit(start=0, end=1, old="甲", new="")]
-    assert apply_edits(text, edits) == "乙丙四四戊"
-    assert undo_edits("乙丙四四戊", edits) == text
-    with pytest.raises(InjectionError):
-        apply_edits(text, [SpanEdit(start=0, end=2, old="甲乙", new=""), SpanEdit(start=1, end=3, old="乙丙", new="")])
-    with pytest.raises(InjectionError):
-        apply_edits(text, [SpanEdit(start=0, end=1, old="乙", new="")])
-
-
-def test_numeral_rendering() -> None:
-    for n in (1, 10, 11, 20, 105, 1000, 1005, 1500, 10050, 15000, 100500, 120000, 1000001, 100001000):
-        assert cn_number(int_to_cn(n)) == n
-    assert [format_months_cn(m, like) for m, like in [(42, "三年"), (7, "八个月"), (18, "1年6个月"),
-                                                      (18, "一年零六个月"), (24, "六个月")]] == [
-        "三年六个月", "七个月", "1年6个月", "一年零六个月", "二年"]
-    assert parse_months(format_months_cn(43, "三年")) == 43
-    assert [format_yuan_cn(80000, like) for like in ("五千元", "5000元", "3,000元", "1.5万元", "人民币五千元")] == [
-        "八万元", "80000元", "80,000元", "8万元", "人民币八万元"]
-
-
-def test_inject_all_is_order_independent_and_ids() -> None:
-    a, b = theft(rid="a"), theft(rid="b", term="一年")
-    done1, skip1 = inject_all([a, b], profile=PROFILE, seed=3)
-    done2, skip2 = inject_all([b, a], profile=PROFILE, seed=3)
-    assert sorted(d.model_dump_json() for d in done1) == sorted(d.model_dump_json() for d in done2)
-    assert sorted(s.model_dump_json() for s in skip1) == sorted(s.model_dump_json() for s in skip2)
-    assert {d.id for d in done1} >= {"a-E3-3", "b-E3-3", "a-E4-3"}
-    with pytest.raises(ValueError):
-        inject_all([a], profile=PROFILE, errors=("E9",))
 
 
 # --------------------------------------------------------------------------- E1
@@ -394,8 +353,8 @@ def cn_profile() -> StatuteProfile:
 
 def test_judge_integration(cn_profile: StatuteProfile) -> None:
     from buildds.extract.judgments import load_judge
-    from buildds.inject_errors.base import kind_range, resolve_tier
     from buildds.inject_errors.e5_fixed_fine import fine_rule
+    from buildds.inject_errors.tiers import kind_range, resolve_tier
 
     path = shared_path("realdata", "judgments", "judge-benchmark", "test.json")
     judgments = list(itertools.islice(load_judge(path, rejects=[]), 150))

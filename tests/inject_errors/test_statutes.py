@@ -13,8 +13,6 @@ from buildds.inject_errors.statutes import (
     build_cn_profile,
     build_jp_profile,
     classify_condition,
-    cn_duration_months,
-    cn_numeral,
     jp_text_from_html,
     jp_text_from_jsonl,
     parse_cn_clauses,
@@ -29,21 +27,6 @@ from buildds.inject_errors.statutes import (
 from buildds.schema import StatuteProfile
 from buildds.schema.statutes import ChargeProfile, FineRule
 from tests.conftest import shared_path
-
-
-@pytest.mark.parametrize(("text", "value"), [
-    ("三", 3), ("十", 10), ("十五", 15), ("二十", 20), ("一百五十", 150), ("一千", 1000),
-    ("三万", 30000), ("五十万", 500000), ("二百万", 2000000), ("两", 2), ("123", 123),
-])
-def test_cn_numeral(text: str, value: int) -> None:
-    assert cn_numeral(text) == value
-
-
-@pytest.mark.parametrize(("text", "months"), [
-    ("三年", 36), ("六个月", 6), ("十五年", 180), ("一年六个月", 18), ("三月", 3),
-])
-def test_duration_months(text: str, months: int) -> None:
-    assert cn_duration_months(text) == months
 
 
 @pytest.mark.parametrize(("segment", "expected"), [
@@ -321,7 +304,8 @@ def test_charge_aliases(name: str, expected: str | None) -> None:
 
 
 def test_charge_profile_uses_aliases() -> None:
-    from buildds.inject_errors.base import SkipInjection, charge_profile
+    from buildds.inject_errors.base import SkipInjection
+    from buildds.inject_errors.tiers import charge_profile
 
     profile = _alias_profile()
     assert charge_profile(profile, "贩卖毒品").article == 347

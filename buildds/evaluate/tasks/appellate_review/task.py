@@ -56,10 +56,10 @@ from buildds.evaluate.tasks.export_io import (
     state_fingerprint,
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
+from buildds.inject_errors.arbench_rows import SETTINGS, TASKS
 from buildds.pipeline import sha256_file
 from buildds.safeio import loads_strict
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
-from buildds.transform.arbench import SETTINGS, TASKS
 
 __all__ = [
     "DEFAULT_SETTING",

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from buildds.schema.judgments import InjectedJudgment
-from buildds.transform.arbench import (
+from buildds.inject_errors.arbench_rows import (
     COLUMNS,
     arbench_rows,
     injected_row,
@@ -16,6 +15,7 @@ from buildds.transform.arbench import (
     select_normals,
     task_rows,
 )
+from buildds.schema.judgments import InjectedJudgment
 from buildds.validate.arbench import validate_arbench
 from tests.inject_errors.test_injectors import PROFILE, run, theft
 

@@ -1,4 +1,5 @@
-"""AR-Bench rows (seed 003) from parsed judgments and injected errors.
+"""AR-Bench rows (seed 003) from parsed judgments and injected errors: the step after injection,
+read by validation (:mod:`buildds.validate.arbench`) and the export (:mod:`buildds.export.arbench`).
 
 One row per judgment *version*: every :class:`InjectedJudgment` is an anomalous row
 (``label`` 1, ``error_type`` E1…E6), and a seeded share of the source judgments is included
@@ -38,10 +39,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from buildds.inject_errors.base import int_to_cn
+from buildds.extract.judgments import parse_articles
 from buildds.schema.judgments import ArticleRef, InjectedJudgment, Judgment
 from buildds.schema.statutes import StatuteProfile
-from buildds.transform.judgment_parse import cn_number, parse_articles
+from buildds.text import cn_number, int_to_cn
 
 __all__ = [
     "COLUMNS",

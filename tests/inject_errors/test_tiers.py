@@ -1,33 +1,14 @@
-"""The injection machinery's shortcuts change nothing: the lazily seeded rng draws what
-``random.Random(seed)`` draws, and the memoised profile lookups answer what the profile does."""
+"""Charge and tier lookups: the memoised profile lookups answer what the profile does."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from buildds.inject_errors import base
-from buildds.inject_errors.base import SkipInjection, charge_profile, lazy_random, resolve_tier
+from buildds.inject_errors import tiers
+from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.statutes import resolve_charge
+from buildds.inject_errors.tiers import charge_profile, resolve_tier
 from tests.inject_errors.test_injectors import PROFILE, theft
-
-
-def _draws(rng: random.Random) -> list[object]:
-    return [rng.random(), rng.choice("abcdefg"), rng.randint(1, 1000), rng.uniform(0.1, 0.8),
-            rng.sample(range(50), 5), rng.getrandbits(40)]
-
-
-@pytest.mark.parametrize("seed", ["0:cail-12:E3", "7:abc-def:E1", ""])
-def test_lazy_random_draws_like_random(seed: str) -> None:
-    assert _draws(lazy_random(seed)) == _draws(random.Random(seed))
-
-
-def test_lazy_random_is_not_seeded_until_used() -> None:
-    rng = lazy_random("0:x:E1")
-    assert rng._rng is None  # type: ignore[attr-defined]
-    rng.random()
-    assert rng._rng is not None  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("name", ["盗窃", "盗窃罪", "抢夺", "故意伤害"])
@@ -46,7 +27,7 @@ def test_charge_profile_memo_keeps_skipping_unknown_charges() -> None:
 
 def test_tier_memo_answers_like_tier_for() -> None:
     for amount in (500, 1000, 5000, 30000, 299999, 300000, 10**7):
-        assert (base._tier_by_amount(PROFILE, "盗窃", amount)
+        assert (tiers._tier_by_amount(PROFILE, "盗窃", amount)
                 == PROFILE.tier_for("盗窃", amount_yuan=amount))
     judgment = theft(amount="50000")
     assert resolve_tier(judgment, PROFILE, "盗窃").tier.condition.kind == "数额巨大"

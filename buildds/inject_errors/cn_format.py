@@ -1,0 +1,63 @@
+"""Terms and amounts written the way the text they replace writes them.
+
+:func:`format_months_cn` (42 → 三年六个月 or 3年6个月), :func:`format_yuan_cn` (五千元, 5000元,
+5,000元, 1.5万元, 人民币…) and :func:`nice_amount` (a round amount away from a limit).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from buildds.text.numerals import int_to_cn
+
+__all__ = ["format_months_cn", "format_yuan_cn", "nice_amount"]
+
+_CN_RE = re.compile(r"[零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟]")
+
+
+def _is_cn(like: str) -> bool:
+    return bool(_CN_RE.search(like)) and not re.search(r"[0-9０-９]", like)
+
+
+def format_months_cn(months: int, like: str = "") -> str:
+    """A term in the style of ``like``: 42 → 三年六个月 (or 3年6个月 when ``like`` uses digits);
+    ``like`` with 零/又 between years and months (一年零六个月) keeps it."""
+    if months <= 0:
+        raise ValueError(f"not a term: {months}")
+    cn = _is_cn(like) or not like
+    num = int_to_cn if cn else str
+    years, rest = divmod(months, 12)
+    month_word = "个月" if ("个月" in like or not like or "月" not in like) else "月"
+    out = ""
+    if years:
+        out += f"{num(years)}年"
+        if rest and re.search(r"年[零又]", like):
+            out += like[like.index("年") + 1]
+    if rest:
+        out += f"{num(rest)}{month_word}"
+    return out
+
+
+def format_yuan_cn(yuan: int, like: str = "") -> str:
+    """An amount in the style of ``like`` (a money span such as 五千元, 5000元, 5,000元, 1.5万元,
+    人民币五千元): Chinese numerals if ``like`` uses them, digits otherwise; 人民币 kept."""
+    prefix = "人民币" if like.startswith("人民币") else ""
+    body = like.removeprefix("人民币")
+    if not body or _is_cn(body):
+        return f"{prefix}{int_to_cn(yuan)}元"
+    if "万" in body and yuan % 100 == 0:
+        wan = yuan / 10_000
+        return f"{prefix}{wan:g}万元" if wan >= 1 else f"{prefix}{yuan}元"
+    if re.search(r"[0-9][,，][0-9]{3}", body):
+        sep = "，" if "，" in body else ","
+        return f"{prefix}{yuan:,}元".replace(",", sep)
+    return f"{prefix}{yuan}元"
+
+
+def nice_amount(value: float, *, up: bool) -> int:
+    """``value`` rounded to two significant digits, away from the limit (up: ceil, else floor)."""
+    if value <= 0:
+        return 0
+    mag = 10 ** max(0, math.floor(math.log10(value)) - 1)
+    return int((math.ceil if up else math.floor)(value / mag) * mag)

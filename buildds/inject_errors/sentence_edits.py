@@ -1,0 +1,88 @@
+"""Helpers the injectors share: the judgment's one charge and custodial term, a new term or
+fine drawn at random, and the span edits that write it into the text.
+
+Each raises :class:`~buildds.inject_errors.base.SkipInjection` with a reason code when the
+judgment does not allow it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from buildds.inject_errors.base import SkipInjection
+from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, nice_amount
+from buildds.schema.judgments import Judgment, SpanEdit
+
+__all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single_charge",
+           "term_edit"]
+
+
+def pick_months(rng: random.Random, lo: int, hi: int, *, like: int | None = None,
+                avoid: Iterable[int] = ()) -> int | None:
+    """A term in [lo, hi] (lo ≥ 1), not in ``avoid``; whole half-years preferred when ``like``
+    is one. None when the interval is empty."""
+    banned = set(avoid)
+    values = [v for v in range(max(1, lo), hi + 1) if v not in banned]
+    if not values:
+        return None
+    if like is not None and like % 6 == 0:
+        round_values = [v for v in values if v % 6 == 0]
+        values = round_values or values
+    return rng.choice(values)
+
+
+def single_charge(judgment: Judgment) -> str:
+    """The judgment's only charge (skip: ``no_charge`` / ``multi_charge``)."""
+    charges = tuple(dict.fromkeys(judgment.charges))
+    if not charges:
+        raise SkipInjection("no_charge", "no charge found in the judgment part")
+    if len(charges) > 1:
+        raise SkipInjection("multi_charge", f"{len(charges)} charges: the sentence is combined")
+    return charges[0]
+
+
+def custodial_term(judgment: Judgment) -> int:
+    """The term in months of a custodial sentence with a term span (skip: ``no_term``)."""
+    s = judgment.sentence
+    if s.kind not in ("有期徒刑", "拘役", "管制") or s.months is None or s.term_span is None:
+        raise SkipInjection("no_term", f"sentence {s.kind} has no term to change")
+    return s.months
+
+
+def term_edit(judgment: Judgment, months: int) -> SpanEdit:
+    span = judgment.sentence.term_span
+    assert span is not None
+    return SpanEdit(start=span.start, end=span.end, old=span.text,
+                    new=format_months_cn(months, span.text))
+
+
+def fine_edit(judgment: Judgment, yuan: int) -> SpanEdit:
+    span = judgment.sentence.fine_span
+    assert span is not None
+    return SpanEdit(start=span.start, end=span.end, old=span.text, new=format_yuan_cn(yuan, span.text))
+
+
+def fine_outside(rng: random.Random, lo: float | None, hi: float | None) -> tuple[int, str]:
+    """A round fine strictly outside [lo, hi] (either bound may be open) and the side."""
+    sides = []
+    if hi is not None:
+        sides.append("above")
+    if lo is not None and nice_amount(lo * 0.8, up=False) >= 1:
+        sides.append("below")
+    if not sides:
+        raise SkipInjection("no_fine_range", "the fine rule states no bound")
+    side = rng.choice(sides)
+    if side == "above":
+        assert hi is not None
+        value = nice_amount(hi * rng.uniform(1.2, 3.0), up=True)
+        while value <= hi:
+            value = nice_amount(value * 1.1 + 1, up=True)
+    else:
+        assert lo is not None
+        value = nice_amount(lo * rng.uniform(0.1, 0.8), up=False)
+        while value >= lo and value > 1:
+            value = nice_amount(value * 0.9, up=False)
+        if value < 1 or value >= lo:
+            raise SkipInjection("no_fine_range", "no positive amount below the minimum")
+    return value, side

@@ -1,0 +1,19 @@
+"""Terms and amounts written in the style of the text they replace."""
+
+from __future__ import annotations
+
+from buildds.extract.judgments import parse_months
+from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+from buildds.text import cn_number
+from buildds.text.numerals import int_to_cn
+
+
+def test_numeral_rendering() -> None:
+    for n in (1, 10, 11, 20, 105, 1000, 1005, 1500, 10050, 15000, 100500, 120000, 1000001, 100001000):
+        assert cn_number(int_to_cn(n)) == n
+    assert [format_months_cn(m, like) for m, like in [(42, "三年"), (7, "八个月"), (18, "1年6个月"),
+                                                      (18, "一年零六个月"), (24, "六个月")]] == [
+        "三年六个月", "七个月", "1年6个月", "一年零六个月", "二年"]
+    assert parse_months(format_months_cn(43, "三年")) == 43
+    assert [format_yuan_cn(80000, like) for like in ("五千元", "5000元", "3,000元", "1.5万元", "人民币五千元")] == [
+        "八万元", "80000元", "80,000元", "8万元", "人民币八万元"]
