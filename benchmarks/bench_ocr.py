@@ -1,4 +1,5 @@
-"""Benchmark: OCR of the two scanned JBE booklets (buildds.extract.ocr).
+"""Benchmark: OCR of the two scanned JBE booklets (buildds.extract.pdf.ocr_pages, which reads
+the rendered pages with buildds.extract.ocr).
 
 For each scanned variant in ``../shared/jbe/scanned`` every page is read with 1 process and
 with 2 (or the counts given), and the script prints
@@ -22,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from buildds.extract.ocr import DEFAULT_DPI, DEFAULT_PSM, char_accuracy, ocr_pdf_pages
-from buildds.extract.pdf.lines import extract_pdf, open_pdf
+from buildds.extract.ocr import DEFAULT_DPI, DEFAULT_PSM, char_accuracy
+from buildds.extract.pdf import extract_pdf, ocr_pdf_pages, open_pdf
 
 REPO = Path(__file__).resolve().parent.parent
 BOOKLETS = [

@@ -29,7 +29,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
+
+from buildds.safeio.hashing import sha256_bytes, sha256_file, sha256_stream
 
 __all__ = [
     "Cache",
@@ -53,23 +55,6 @@ __all__ = [
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def sha256_file(path: str | Path) -> str:
-    with open(path, "rb") as fh:
-        return sha256_stream(fh)
-
-
-def sha256_stream(fh: BinaryIO) -> str:
-    """sha256 of what is left to read in ``fh``, read in 1 MiB chunks."""
-    h = hashlib.sha256()
-    for chunk in iter(lambda: fh.read(1 << 20), b""):
-        h.update(chunk)
-    return h.hexdigest()
 
 
 def holds_bytes(path: Path, data: bytes) -> bool:

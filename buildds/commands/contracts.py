@@ -71,12 +71,9 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
                                  labels=labels, progress=not quiet, max_pages=max_pages)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
-    from buildds.commands.failures import echo_failures, failure_line
+    from buildds.commands.failures import echo_failures
 
     click.echo(report.summary_line())
-    echo_failures([failure_line(p.get("source") or f["file"], p.get("page"), p["message"])
-                   for f in report.files if f["status"] == "failed"
-                   for p in f["problems"][:1] or [{"message": "could not be read"}]],
-                  report=out / "report.md")
+    echo_failures(report.failure_lines(), report=out / "report.md")
     if report.failed and (strict or report.failed == len(report.files)):
         sys.exit(1)  # --strict: any failed file; always: when no file could be read

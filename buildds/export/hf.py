@@ -51,8 +51,8 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
-from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+from buildds.text import year_of_era
 
 if TYPE_CHECKING:
     import datasets

@@ -4,9 +4,9 @@ The XML is the hand-over between JBE stage 1 (PDFs → XML) and stage 2 (XML →
 the place a person reviews extraction. It is serialised deterministically (attribute order
 fixed, UTF-8, LF), so the same inputs give the same bytes.
 
-All XML *parsing* here goes through :func:`safe_parser`: no DTD loading, no entity
-resolution, no network — an input XML file can never make buildds read another file or
-fetch a URL.
+All XML *parsing* here goes through :func:`buildds.safeio.xml.safe_parser`: no DTD loading,
+no entity resolution, no network — an input XML file can never make buildds read another
+file or fetch a URL.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from lxml import etree
 
 from buildds import __version__
 from buildds.errors import ExportError
+from buildds.safeio.xml import safe_parser
 from buildds.schema import (
     SUBJECTS,
     AnswerKey,
@@ -35,16 +36,10 @@ __all__ = [
     "booklet_to_xml",
     "parse_exam_xml",
     "parse_xml",
-    "safe_parser",
     "validate_exam_xml",
 ]
 
 XSD_NAME = "jbe_exam.xsd"
-
-
-def safe_parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                           dtd_validation=False, huge_tree=False, remove_blank_text=False)
 
 
 def parse_xml(data: bytes, *, source: str) -> etree._Element:

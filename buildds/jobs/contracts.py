@@ -1,9 +1,10 @@
 """``buildds contracts``: contract files → clauses → LegalRikai-style datasets (seed 000).
 
-For each input (.docx, .pdf, scans, images, .odt — :func:`buildds.extract.contracts.reader.read_documents`)
-the normalised document is written for inspection, its clauses are cut in the chosen view
-(``accepted``: tracked changes accepted; ``original``: rejected) and collected into one clause
-table. With an annotation file the task dataset is exported (``classification`` or
+For each input (.docx, .pdf, scans, images, .odt —
+:func:`buildds.extract.contracts.reader.read_documents`) the normalised document is written
+for inspection (its line in the report a :class:`~buildds.schema.contracts.ContractFileEntry`),
+its clauses are cut in the chosen view (``accepted``: tracked changes accepted;
+``original``: rejected) and collected into one clause table. With an annotation file the task dataset is exported (``classification`` or
 ``revision``, splits ``evaluation``/``development``); without one, the clause table itself
 (for annotation).
 
@@ -27,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from buildds.errors import BuildError
 from buildds.pipeline import (
@@ -38,7 +39,12 @@ from buildds.pipeline import (
     sha256_bytes,
 )
 from buildds.safeio import LIMITS, read_side_file
+from buildds.schema import Problem
+from buildds.schema.contracts import Clause, ContractDocument, ContractFileEntry
 from buildds.staging import OutputStaging, clean_stale_staging
+
+if TYPE_CHECKING:
+    from buildds.transform.rikai import Annotation
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
 
@@ -49,7 +55,8 @@ _CODE_FILES = (
     "schema/core.py", "schema/contracts.py", "safeio/archive.py", "safeio/sniff.py",
     "safeio/xml.py",
     "extract/contracts/*.py", "extract/docx/*.py", "extract/pdf/*.py", "extract/ocr/*.py",
-    "text/*.py", "transform/clauses/*.py", "transform/rikai.py",
+    "extract/page_limit.py",
+    "text/*.py", "transform/clauses/*.py", "transform/rikai/*.py",
     "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
 )
 
@@ -63,7 +70,7 @@ class ContractsReport:
     out: Path
     task: str | None
     view: str
-    files: list[dict[str, Any]] = field(default_factory=list)
+    files: list[ContractFileEntry] = field(default_factory=list)
     clauses: int = 0
     items: dict[str, int] = field(default_factory=dict)
     label_frequencies: dict[str, int] | None = None
@@ -73,7 +80,7 @@ class ContractsReport:
 
     @property
     def failed(self) -> int:
-        return sum(1 for f in self.files if f["status"] == "failed")
+        return sum(1 for f in self.files if f.status == "failed")
 
     @property
     def rejected(self) -> int:
@@ -88,6 +95,22 @@ class ContractsReport:
             line += "; " + ", ".join(f"{n} {s}" for s, n in self.items.items())
         return line + f" — see {self.out / 'report.md'}"
 
+    def failure_lines(self) -> list[str]:
+        """``<file>[, page N]: <reason>`` for each file that could not be read (its first
+        problem)."""
+        from buildds.jobs.failures import failure_line
+
+        lines = []
+        for f in self.files:
+            if f.status != "failed":
+                continue
+            if not f.problems:
+                lines.append(failure_line(f.file, None, "could not be read"))
+                continue
+            p = f.problems[0]
+            lines.append(failure_line(p.source or f.file, p.page, p.message))
+        return lines
+
     def as_json(self) -> dict[str, Any]:
         return {
             "stage": STAGE, "code_version": code_version(), "task": self.task,
@@ -98,7 +121,7 @@ class ContractsReport:
             "rejects_by_reason": dict(sorted(self.problems.items())),
             "label_frequencies": self.label_frequencies,
             "exported": self.exported,
-            "files": self.files,
+            "files": [f.as_dict() for f in self.files],
         }
 
 
@@ -112,17 +135,18 @@ def _root(inputs: Sequence[Path]) -> Path | None:
     return None if common == Path(common.anchor) else common
 
 
-def _file_entry(path: Path, name: str, doc: Any, clauses: Sequence[Any],
-                seconds: float) -> dict[str, Any]:
+def _file_entry(name: str, doc: ContractDocument, clauses: Sequence[Clause],
+                problems: Sequence[Problem], seconds: float) -> ContractFileEntry:
+    """A file that was read: ``warning`` when reading it met an error problem."""
     body = [b for b in doc.blocks if b.part == "body"]
-    return {
-        "file": name, "status": "ok", "format": doc.format, "sha256": doc.source.sha256,
-        "pages": doc.pages, "paragraphs": len(body), "clauses": len(clauses),
-        "articles": sum(1 for c in clauses if c.kind in ("article", "section")),
-        "revisions": doc.revision_count, "changed_clauses": sum(1 for c in clauses if c.changed),
-        "comments": len(doc.comments), "ocr_confidence": doc.ocr_confidence,
-        "seconds": round(seconds, 3),
-    }
+    return ContractFileEntry(
+        file=name, status="warning" if any(p.severity == "error" for p in problems) else "ok",
+        format=doc.format, sha256=doc.source.sha256, pages=doc.pages, paragraphs=len(body),
+        clauses=len(clauses), articles=sum(1 for c in clauses if c.kind in ("article", "section")),
+        revisions=doc.revision_count, changed_clauses=sum(1 for c in clauses if c.changed),
+        comments=len(doc.comments), ocr_confidence=doc.ocr_confidence,
+        seconds=round(seconds, 3), problems=tuple(problems),
+    )
 
 
 def _read_labels(path: Path) -> list[str]:
@@ -132,6 +156,145 @@ def _read_labels(path: Path) -> list[str]:
         raise BuildError(f"cannot read the label inventory ({exc.message})",
                          source=str(path)) from exc
     return list(dict.fromkeys(s.strip() for s in lines if s.strip()))
+
+
+@dataclass
+class _Run:
+    """What the steps of one run write to: its report, its rejects and its staged outputs
+    (swapped in at once, at the end)."""
+
+    out: Path
+    report: ContractsReport
+    rejects: Rejects
+    staging: OutputStaging
+
+    def reject(self, problems: Sequence[Problem], name: str) -> None:
+        """Each problem becomes a reject (named ``name`` when it names no file)."""
+        for p in problems:
+            self.rejects.add(stage=p.stage, reason=p.code, message=p.message,
+                             source=p.source or name, page=p.page)
+            self.report.problems[p.code] += 1
+
+
+def _check_options(inputs: Sequence[Path], task: str, view: str) -> None:
+    if not inputs:
+        raise BuildError("no input files given")
+    if task not in ("classification", "revision"):
+        raise BuildError(f"unknown task {task!r} (classification or revision)")
+    if view not in ("accepted", "original"):
+        raise BuildError(f"unknown view {view!r} (accepted or original)")
+
+
+def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[str, Any], *,
+                 progress: bool, on_file: Callable[[Path], None] | None
+                 ) -> list[tuple[ContractDocument, list[Clause]]]:
+    """Read every input and cut its clauses in ``view``; record each file in the report (and
+    its error problems as rejects) and stage its normalised document."""
+    from buildds.extract.contracts.reader import read_documents
+    from buildds.transform.clauses import split_clauses
+    from buildds.transform.rikai import view_blocks
+
+    pairs = []
+    # absolute, not resolved: a link is named (and checked by the reader) as the user gave it
+    inputs = [Path(os.path.abspath(p)) for p in inputs]
+    root = _root(inputs)
+    with progress_bar("contracts", enabled=progress) as bar:
+        handle = bar.add_task("reading", total=len(inputs))
+        tick = time.perf_counter()
+        for path, doc, problems in read_documents(inputs, root=root, **options):
+            name = doc.source.path if doc is not None else (
+                path.relative_to(root).as_posix() if root else str(path))
+            if doc is None:
+                run.report.files.append(ContractFileEntry(file=name, status="failed",
+                                                          problems=tuple(problems)))
+                run.reject(problems, name)
+            else:
+                clauses = split_clauses(view_blocks(doc.blocks, view), source=name)
+                pairs.append((doc, clauses))
+                entry = _file_entry(name, doc, clauses, problems, time.perf_counter() - tick)
+                run.reject([p for p in problems if p.severity == "error"], name)
+                run.report.files.append(entry)
+                # the relative path, flattened: two inputs may share a file name
+                run.staging.write_text(run.out / "documents" / f"{name.replace('/', '__')}.json",
+                                       doc.model_dump_json(indent=1) + "\n")
+            bar.update(handle, advance=1, description=Path(name).name)
+            if on_file is not None:
+                on_file(path)
+            tick = time.perf_counter()
+    return pairs
+
+
+def _provenance(pairs: Sequence[tuple[ContractDocument, Sequence[Clause]]],
+                task: str | None, view: str, seed: int, eval_share: float,
+                annotations: Path | None) -> dict[str, Any]:
+    return {
+        "inputs": [{"path": p, "sha256": s}
+                   for p, s in sorted({(d.source.path, d.source.sha256) for d, _ in pairs})],
+        "code_version": code_version(),
+        "options": {"task": task, "view": view, "seed": seed, "eval_share": eval_share,
+                    "annotations": Path(annotations).name if annotations else None},
+    }
+
+
+def _export_task(run: _Run, task: Task, rows: list[dict[str, Any]], notes: list[Annotation],
+                 inventory: list[str] | None, *, provenance: dict[str, Any], seed: int,
+                 eval_share: float) -> None:
+    """Join the annotations to the clause rows, reject what did not join, split and export."""
+    from buildds.export.rikai import export_classification, export_revision
+    from buildds.transform.rikai import (
+        classification_items,
+        label_frequencies,
+        revision_items,
+        split_items,
+    )
+
+    report = run.report
+    if task == "classification":
+        result = classification_items(rows, notes, label_inventory=inventory)
+        report.label_frequencies = label_frequencies(result.items)
+    else:
+        result = revision_items(rows, notes)
+    for prob in result.problems:
+        run.rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
+                        source=prob.source, page=prob.page, id=prob.id, line=prob.line)
+        report.problems[prob.reason] += 1
+    splits = split_items(result.items, eval_share=eval_share, seed=seed)
+    report.items = {s: len(v) for s, v in splits.items()}
+    fingerprint = sha256_bytes(canonical_json({
+        "task": task, "items": result.items, "inventory": result.label_inventory,
+        "seed": seed, "eval_share": eval_share, "provenance": provenance,
+    }).encode("utf-8"))[:32]
+    if task == "classification":
+        export_classification(splits, out=run.out, label_inventory=result.label_inventory,
+                              fingerprint=fingerprint, provenance=provenance, seed=seed,
+                              staging=run.staging)
+    else:
+        export_revision(splits, out=run.out, fingerprint=fingerprint, provenance=provenance,
+                        seed=seed, staging=run.staging)
+    report.exported = task
+
+
+def _export_clause_table(run: _Run, rows: list[dict[str, Any]], *,
+                         provenance: dict[str, Any], seed: int) -> None:
+    """No annotations: the clause table itself is the export (for annotation)."""
+    from buildds.export.rikai import export_clauses
+
+    fingerprint = sha256_bytes(canonical_json({"rows": rows, "provenance": provenance})
+                               .encode("utf-8"))[:32]
+    export_clauses(rows, out=run.out, fingerprint=fingerprint, provenance=provenance, seed=seed,
+                   staging=run.staging)
+    run.report.items = {"clauses": len(rows)}
+    run.report.exported = "clauses"
+
+
+def _write_reports(run: _Run) -> None:
+    """rejects.jsonl, report.json and report.md, then every staged output swapped in."""
+    out, report = run.out, run.report
+    run.staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
+    run.staging.write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
+                                                           indent=1, sort_keys=True) + "\n")
+    run.staging.write_text(out / "report.md", _markdown(report))
+    run.staging.commit()
 
 
 def build_contracts(
@@ -149,126 +312,36 @@ def build_contracts(
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
-    from buildds.export.rikai import export_classification, export_clauses, export_revision
-    from buildds.extract.contracts.reader import read_documents
-    from buildds.transform.clauses import split_clauses
-    from buildds.transform.rikai import (
-        classification_items,
-        clause_table,
-        label_frequencies,
-        load_annotations,
-        revision_items,
-        split_items,
-        view_blocks,
-    )
+    from buildds.transform.rikai import clause_table, load_annotations
 
     started = time.perf_counter()
     inputs = [Path(p) for p in inputs]
-    if not inputs:
-        raise BuildError("no input files given")
-    if task not in ("classification", "revision"):
-        raise BuildError(f"unknown task {task!r} (classification or revision)")
-    if view not in ("accepted", "original"):
-        raise BuildError(f"unknown view {view!r} (accepted or original)")
+    _check_options(inputs, task, view)
     out = Path(out)
     # read the annotations first: a bad file should fail before any slow extraction
     notes = load_annotations(annotations) if annotations is not None else None
     inventory = _read_labels(labels) if labels is not None else None
     report = ContractsReport(out=out, task=task if notes is not None else None, view=view)
     clean_stale_staging(out)  # what an interrupted run left
-    staging = OutputStaging(out)  # every output is swapped in at once, at the end
-    rejects = Rejects()
-
-    pairs = []
-    # absolute, not resolved: a link is named (and checked by the reader) as the user gave it
-    inputs = [Path(os.path.abspath(p)) for p in inputs]
-    root = _root(inputs)
-    kwargs: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang,
-                              "max_pages": LIMITS["pages"].default if max_pages is None
-                              else max_pages}
-    with progress_bar("contracts", enabled=progress) as bar:
-        handle = bar.add_task("reading", total=len(inputs))
-        tick = time.perf_counter()
-        for path, doc, problems in read_documents(inputs, root=root, **kwargs):
-            name = doc.source.path if doc is not None else (
-                path.relative_to(root).as_posix() if root else str(path))
-            if doc is None:
-                report.files.append({"file": name, "status": "failed", "problems": [
-                    p.model_dump() for p in problems]})
-                for p in problems:
-                    rejects.add(stage=p.stage, reason=p.code, message=p.message,
-                                source=p.source or name, page=p.page)
-                    report.problems[p.code] += 1
-            else:
-                clauses = split_clauses(view_blocks(doc.blocks, view), source=name)
-                pairs.append((doc, clauses))
-                entry = _file_entry(path, name, doc, clauses, time.perf_counter() - tick)
-                entry["problems"] = [p.model_dump() for p in problems]
-                if any(p.severity == "error" for p in problems):
-                    entry["status"] = "warning"
-                for p in problems:
-                    if p.severity == "error":
-                        rejects.add(stage=p.stage, reason=p.code, message=p.message,
-                                    source=p.source or name, page=p.page)
-                        report.problems[p.code] += 1
-                report.files.append(entry)
-                # the relative path, flattened: two inputs may share a file name
-                staging.write_text(out / "documents" / f"{name.replace('/', '__')}.json",
-                                   doc.model_dump_json(indent=1) + "\n")
-            bar.update(handle, advance=1, description=Path(name).name)
-            if on_file is not None:
-                on_file(path)
-            tick = time.perf_counter()
+    run = _Run(out=out, report=report, rejects=Rejects(), staging=OutputStaging(out))
+    options: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang,
+                               "max_pages": LIMITS["pages"].default if max_pages is None
+                               else max_pages}
+    pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
 
     rows = clause_table(pairs, view=view)
     report.clauses = len(rows)
-    staging.write_text(out / "clauses.jsonl", "".join(canonical_json(r) + "\n" for r in rows))
-
-    provenance: dict[str, Any] = {
-        "inputs": [{"path": p, "sha256": s}
-                   for p, s in sorted({(d.source.path, d.source.sha256) for d, _ in pairs})],
-        "code_version": code_version(),
-        "options": {"task": report.task, "view": view, "seed": seed, "eval_share": eval_share,
-                    "annotations": Path(annotations).name if annotations else None},
-    }
+    run.staging.write_text(out / "clauses.jsonl",
+                           "".join(canonical_json(r) + "\n" for r in rows))
+    provenance = _provenance(pairs, report.task, view, seed, eval_share, annotations)
     if notes is not None:
-        if task == "classification":
-            result = classification_items(rows, notes, label_inventory=inventory)
-            report.label_frequencies = label_frequencies(result.items)
-        else:
-            result = revision_items(rows, notes)
-        for prob in result.problems:
-            rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
-                        source=prob.source, page=prob.page, id=prob.id, line=prob.line)
-            report.problems[prob.reason] += 1
-        splits = split_items(result.items, eval_share=eval_share, seed=seed)
-        report.items = {s: len(v) for s, v in splits.items()}
-        fingerprint = sha256_bytes(canonical_json({
-            "task": task, "items": result.items, "inventory": result.label_inventory,
-            "seed": seed, "eval_share": eval_share, "provenance": provenance,
-        }).encode("utf-8"))[:32]
-        if task == "classification":
-            export_classification(splits, out=out, label_inventory=result.label_inventory,
-                                  fingerprint=fingerprint, provenance=provenance, seed=seed,
-                                  staging=staging)
-        else:
-            export_revision(splits, out=out, fingerprint=fingerprint, provenance=provenance,
-                            seed=seed, staging=staging)
-        report.exported = task
+        _export_task(run, task, rows, notes, inventory, provenance=provenance, seed=seed,
+                     eval_share=eval_share)
     elif rows:
-        fingerprint = sha256_bytes(canonical_json({"rows": rows, "provenance": provenance})
-                                   .encode("utf-8"))[:32]
-        export_clauses(rows, out=out, fingerprint=fingerprint, provenance=provenance, seed=seed,
-                       staging=staging)
-        report.items = {"clauses": len(rows)}
-        report.exported = "clauses"
+        _export_clause_table(run, rows, provenance=provenance, seed=seed)
 
     report.seconds = time.perf_counter() - started
-    staging.write_text(out / "rejects.jsonl", rejects.jsonl())
-    staging.write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
-                                                       indent=1, sort_keys=True) + "\n")
-    staging.write_text(out / "report.md", _markdown(report))
-    staging.commit()
+    _write_reports(run)
     return report
 
 
@@ -284,11 +357,11 @@ def _markdown(report: ContractsReport) -> str:
              "| comments | OCR confidence | seconds |"),
              "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for f in report.files:
-        if f["status"] == "failed":
-            why = "; ".join(p["message"] for p in f["problems"])
-            lines.append(f"| {_cell(f['file'])} | failed: {_cell(why)} |  |  |  |  |  |  |  |  |  |")
+        if f.status == "failed":
+            why = "; ".join(p.message for p in f.problems)
+            lines.append(f"| {_cell(f.file)} | failed: {_cell(why)} |  |  |  |  |  |  |  |  |  |")
             continue
-        lines.append("| " + " | ".join(_cell(f[k]) for k in (
+        lines.append("| " + " | ".join(_cell(getattr(f, k)) for k in (
             "file", "status", "format", "pages", "paragraphs", "clauses", "articles",
             "revisions", "comments", "ocr_confidence", "seconds")) + " |")
     if report.problems:

@@ -12,6 +12,9 @@ Outputs (all written atomically, only when their bytes change):
 * ``<out>/report.json`` — per pair: status, counts, problems (file and page);
 * ``<out>/rejects.jsonl`` — every pair that did not build and every error, with its reason.
 
+The records passed between these steps (:class:`~buildds.schema.jbe_build.JbePairResult`,
+``JbeMissingPair``, ``JbeReject``, ``JbeTotals``) live in :mod:`buildds.schema.jbe_build`.
+
 ``report.json`` holds no timings, so the same inputs give byte-identical outputs.
 """
 
@@ -20,13 +23,16 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
 
 from buildds.errors import BuildError
-from buildds.extract.jbe.raw import FIRST_YEAR, discover_exam_files, era_fullwidth
-from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies
+from buildds.extract.jbe.raw import FIRST_YEAR, ExamFiles, discover_exam_files
+from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies, years_text
+from buildds.jobs.jbe_report import JbeReport, render_markdown
 from buildds.pipeline import (
     Cache,
     Rejects,
@@ -39,24 +45,34 @@ from buildds.pipeline import (
     sha256_file,
 )
 from buildds.safeio import LIMITS
-from buildds.schema import SUBJECTS, Problem
+from buildds.schema import SUBJECTS, PdfDocument, Problem
+from buildds.schema.jbe_build import (
+    JbeMissingPair,
+    JbePairResult,
+    JbeReject,
+    PairCounts,
+    PrintedPair,
+    PrintedTitles,
+)
 from buildds.staging import OutputStaging, clean_stale_staging
+from buildds.text import era_fullwidth
 
 if TYPE_CHECKING:
-    from buildds.jobs.jbe_dataset import DatasetOutcome
+    from buildds.extract.jbe.header import PrintedHeader
 
-__all__ = ["JbeReport", "build_jbe", "build_pair", "code_version"]
+__all__ = ["JbeReport", "PairTask", "build_jbe", "build_pair", "code_version", "jbe_rejects"]
 
 STAGE = "jbe-xml"
 _CODE_FILES = (
     "schema/core.py",
-    "extract/pdf/lines.py",
-    "extract/sniff.py",
+    "schema/jbe_build.py",
+    "extract/pdf/*.py",
+    "extract/page_limit.py",
+    "safeio/sniff.py",
+    "safeio/xml.py",
+    "text/*.py",
     "extract/ocr/*.py",
-    "extract/jbe/booklet.py",
-    "extract/jbe/answers.py",
-    "extract/jbe/header.py",
-    "extract/jbe/raw.py",
+    "extract/jbe/*.py",
     "export/xml.py",
     "export/schemas/jbe_exam.xsd",
     "jobs/jbe.py",
@@ -82,67 +98,21 @@ class PairTask:
     max_pages: int = LIMITS["pages"].default
 
 
-def build_pair(task: PairTask) -> dict[str, Any]:
+def build_pair(task: PairTask) -> JbePairResult:
     """Extract, parse, reconcile, serialise and validate one booklet + key. Never raises:
     failures come back as ``status="failed"`` with problems naming the file and page."""
-    from buildds.export.xml import booklet_to_xml, validate_exam_xml
-    from buildds.extract.jbe.answers import check_points, parse_answer_key, reconcile
-    from buildds.extract.jbe.booklet import parse_booklet
-    from buildds.extract.jbe.header import check_printed, read_booklet_header, read_key_header
-    from buildds.extract.jbe.raw import era_of
-    from buildds.extract.pdf.lines import extract_pdf
-
-    subject = SUBJECTS[task.subject]
+    result = JbePairResult(year=task.year, subject=task.subject, booklet=task.mondai_name,
+                           key=task.seito_name)
     problems: list[Problem] = []
-    result: dict[str, Any] = {"year": task.year, "subject": task.subject,
-                              "booklet": task.mondai_name, "key": task.seito_name,
-                              "status": "failed", "xml": None, "counts": {}, "problems": []}
     try:
-        doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
-                          max_pages=task.max_pages)
-        key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
-                              password=task.password, max_pages=task.max_pages)
+        doc, key_doc = _extract_pair(task)
         # Both files must be what their path says before anything is paired.
-        printed = read_booklet_header(doc), read_key_header(key_doc)
-        result["printed"] = {"booklet": printed[0].as_json(), "key": printed[1].as_json()}
-        problems += check_printed(printed[0], kind="booklet", source=task.mondai_name,
-                                  year=task.year, subject=subject, other=printed[1])
-        problems += check_printed(printed[1], kind="key", source=task.seito_name,
-                                  year=task.year, subject=subject, other=printed[0])
-        if any(p.code == "header-mismatch" for p in problems):
-            result["problems"] = [p.model_dump() for p in problems]
-            return result
-        booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
-        problems.extend(booklet.problems)
-        key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
-        problems.extend(key.problems)
-        slot_owner = {no: q.number for q in booklet.questions for no in q.slots}
-        problems.extend(reconcile(slot_owner, key, booklet_name=task.mondai_name))
-        problems.extend(check_points({q.number: q.points for q in booklet.questions}, key,
-                                     booklet_name=task.mondai_name))
-        xml = booklet_to_xml(booklet, key, era=era_fullwidth(task.year))
-        validate_exam_xml(xml, source=f"xml/{task.year}/{task.subject}.xml")
-        ocr_pages = [p for p in doc.pages if p.ocr]
-        result.update(
-            status="ok",
-            xml=xml.decode("utf-8"),
-            booklet_sha256=doc.source.sha256,
-            key_sha256=key_doc.source.sha256,
-            # what the key says, slot by slot: another year's key is refused by it
-            key_answers=sha256_bytes(canonical_json(
-                [[s.no, s.answer] for s in key.slots]).encode("utf-8")),
-            counts={
-                "pages": len(doc.pages),
-                "ocr_pages": len(ocr_pages),
-                "questions": len(booklet.questions),
-                "slots": len(booklet.slots),
-                "statements": sum(len(q.statements) for q in booklet.questions),
-                "options": sum(len(q.options) for q in booklet.questions),
-            },
-        )
-        if ocr_pages:
-            conf = [p.ocr_confidence or 0.0 for p in ocr_pages]
-            result["counts"]["ocr_confidence_pct"] = round(sum(conf) / len(conf))
+        headers = _read_headers(doc, key_doc)
+        result = result.model_copy(update={"printed": PrintedPair(
+            booklet=_titles(headers[0]), key=_titles(headers[1]))})
+        problems += _check_printed(task, *headers)
+        if not any(p.code == "header-mismatch" for p in problems):
+            result = _build_xml(task, doc, key_doc, result, problems)
     except BuildError as exc:
         problems.append(Problem(stage=STAGE, code=type(exc).__name__, message=exc.message,
                                 source=exc.source, page=exc.page))
@@ -151,94 +121,89 @@ def build_pair(task: PairTask) -> dict[str, Any]:
         problems.append(Problem(stage=STAGE, code="internal-error",
                                 message=f"unexpected error, please report it: {tb}",
                                 source=task.mondai_name))
-    if result["status"] == "ok" and any(p.severity == "error" for p in problems):
-        result["status"] = "warning"
-    result["problems"] = [p.model_dump() for p in problems]
-    return result
+    status = result.status
+    if status == "ok" and any(p.severity == "error" for p in problems):
+        status = "warning"
+    return result.model_copy(update={"status": status, "problems": tuple(problems)})
 
 
-@dataclass
-class JbeReport:
-    out: Path
-    pairs: list[dict[str, Any]] = field(default_factory=list)
-    missing: list[dict[str, Any]] = field(default_factory=list)
-    cached: int = 0
-    built: int = 0
-    seconds: float = 0.0
-    dataset: DatasetOutcome | None = None
+def _extract_pair(task: PairTask) -> tuple[PdfDocument, PdfDocument]:
+    """The booklet's lines and the key's lines and words."""
+    from buildds.extract.pdf.lines import extract_pdf
 
-    @property
-    def xml_files(self) -> int:
-        return sum(1 for p in self.pairs if p["status"] != "failed")
+    doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
+                      max_pages=task.max_pages)
+    key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
+                          password=task.password, max_pages=task.max_pages)
+    return doc, key_doc
 
-    @property
-    def problem_count(self) -> int:
-        errors = sum(1 for p in self.pairs for x in p["problems"] if x["severity"] == "error")
-        if self.dataset is not None:
-            errors += len(self.dataset.stale) + self.dataset.validation_errors
-        return errors + len(self.missing)
 
-    def total(self, name: str) -> int:
-        return sum(p["counts"].get(name, 0) for p in self.pairs)
+def _titles(header: PrintedHeader) -> PrintedTitles:
+    return PrintedTitles(subjects=header.subjects, years=header.years, page=header.page,
+                         text=header.text)
 
-    def summary_line(self) -> str:
-        files = 2 * len(self.pairs) + len(self.missing)
-        failed = sum(1 for p in self.pairs if p["status"] == "failed") + len(self.missing)
-        line = (f"processed {files} files: {self.xml_files} XML, {self.total('questions')} "
-                f"questions, {self.total('slots')} slots; {failed} failed, "
-                f"{self.problem_count} problems")
-        if self.cached:
-            line += f" ({self.cached} from cache)"
-        d = self.dataset
-        if d is not None:
-            state = ("unchanged" if d.unchanged else "exported" if d.exported
-                     else "NOT exported (validation failed)")
-            line += (f"; {len(d.items)} items, {len(d.exclusions)} questions excluded, "
-                     f"{d.applied} corrections applied, {len(d.stale)} stale; dataset {state}")
-        line += f" in {self.seconds:.1f}s — see {self.out / 'report.md'}"
-        return line
 
-    def failure_lines(self) -> list[str]:
-        """``<file>[, page N]: <reason>`` for what failed each pair that did not build (its
-        other errors are in the report) and for every missing input, in year and subject
-        order."""
-        from buildds.jobs.failures import failure_line
+def _read_headers(doc: PdfDocument,
+                  key_doc: PdfDocument) -> tuple[PrintedHeader, PrintedHeader]:
+    """What the booklet and the key print about themselves (subject, year)."""
+    from buildds.extract.jbe.header import read_booklet_header, read_key_header
 
-        entries = [(p, p["problems"]) for p in self.pairs if p["status"] == "failed"]
-        entries += [(m, m["problems"]) for m in self.missing]
-        entries.sort(key=lambda e: (e[0]["year"], list(SUBJECTS).index(e[0]["subject"])
-                                    if e[0]["subject"] in SUBJECTS else 9))
-        lines = []
-        for entry, problems in entries:
-            errors = [x for x in problems if x["severity"] == "error"]
-            # what failed the pair (a wrong header, a copy, the exception that stopped it)
-            # before what was merely noticed on the way
-            errors = [x for x in errors if x["stage"] in (STAGE, "header")
-                      and x["code"] != "header-not-found"] or errors or [
-                {"source": entry.get("booklet") or f"{entry['year']}/{entry['subject']}",
-                 "page": None, "message": "failed (no reason recorded)"}]
-            lines += [failure_line(x["source"], x["page"], x["message"]) for x in errors]
-        return lines
+    return read_booklet_header(doc), read_key_header(key_doc)
 
-    def as_json(self) -> dict[str, Any]:
-        pairs = [{k: v for k, v in p.items() if k != "xml"} for p in self.pairs]
-        return {
-            "stage": STAGE,
-            "code_version": code_version(),
-            "totals": {
-                "pairs": len(self.pairs),
-                "xml": self.xml_files,
-                "failed": sum(1 for p in self.pairs if p["status"] == "failed"),
-                "missing": len(self.missing),
-                "questions": self.total("questions"),
-                "slots": self.total("slots"),
-                "statements": self.total("statements"),
-                "problems": self.problem_count,
-            },
-            "pairs": pairs,
-            "missing": self.missing,
-            "dataset": self.dataset.as_json() if self.dataset is not None else None,
-        }
+
+def _check_printed(task: PairTask, booklet: PrintedHeader, key: PrintedHeader) -> list[Problem]:
+    """Each file's printed subject and year against its path (and its partner's)."""
+    from buildds.extract.jbe.header import check_printed
+
+    subject = SUBJECTS[task.subject]
+    return [*check_printed(booklet, kind="booklet", source=task.mondai_name, year=task.year,
+                           subject=subject, other=key),
+            *check_printed(key, kind="key", source=task.seito_name, year=task.year,
+                           subject=subject, other=booklet)]
+
+
+def _build_xml(task: PairTask, doc: PdfDocument, key_doc: PdfDocument, result: JbePairResult,
+               problems: list[Problem]) -> JbePairResult:
+    """Parse both files, reconcile them (adding to ``problems``), serialise and validate the
+    XML: ``result`` built, with its counts."""
+    from buildds.export.xml import booklet_to_xml, validate_exam_xml
+    from buildds.extract.jbe.answers import parse_answer_key
+    from buildds.extract.jbe.booklet import parse_booklet
+    from buildds.extract.jbe.key_checks import check_points, reconcile
+    from buildds.text import era_of
+
+    subject = SUBJECTS[task.subject]
+    booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
+    problems.extend(booklet.problems)
+    key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
+    problems.extend(key.problems)
+    slot_owner = {no: q.number for q in booklet.questions for no in q.slots}
+    problems.extend(reconcile(slot_owner, key, booklet_name=task.mondai_name))
+    problems.extend(check_points({q.number: q.points for q in booklet.questions}, key,
+                                 booklet_name=task.mondai_name))
+    xml = booklet_to_xml(booklet, key, era=era_fullwidth(task.year))
+    validate_exam_xml(xml, source=f"xml/{task.year}/{task.subject}.xml")
+    ocr_pages = [p for p in doc.pages if p.ocr]
+    conf = [p.ocr_confidence or 0.0 for p in ocr_pages]
+    counts = PairCounts(
+        pages=len(doc.pages),
+        ocr_pages=len(ocr_pages),
+        questions=len(booklet.questions),
+        slots=len(booklet.slots),
+        statements=sum(len(q.statements) for q in booklet.questions),
+        options=sum(len(q.options) for q in booklet.questions),
+        ocr_confidence_pct=round(sum(conf) / len(conf)) if ocr_pages else None,
+    )
+    return result.model_copy(update={
+        "status": "ok",
+        "xml": xml.decode("utf-8"),
+        "booklet_sha256": doc.source.sha256,
+        "key_sha256": key_doc.source.sha256,
+        # what the key says, slot by slot: another year's key is refused by it
+        "key_answers": sha256_bytes(canonical_json(
+            [[s.no, s.answer] for s in key.slots]).encode("utf-8")),
+        "counts": counts,
+    })
 
 
 def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | None = None,
@@ -258,80 +223,26 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     subjects this run does not build, unless ``replace``."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
-    report = JbeReport(out=out)
+    report = JbeReport(out=out, code_version=code_version())
     clean_stale_staging(out)  # what an interrupted run left
     entries = discover_exam_files(raw, years, subjects)
-    if not any(e.mondai or e.seito for e in entries):
-        unknown = [y for y in years if y < FIRST_YEAR]
-        known = [y for y in years if y >= FIRST_YEAR]
-        reasons = []
-        if unknown:
-            reasons.append(f"year {_years_text(unknown)} is not supported (unknown-year: the "
-                           f"parsers know {FIRST_YEAR} onwards)")
-        if known:
-            folder = raw / str(known[0]) if len(known) == 1 else raw / "<year>"
-            reasons.append(f"no exam PDFs for {_years_text(known)} under {raw}: expected "
-                           f"{folder}/<subject>-mondai.pdf and -seito.pdf (run "
-                           f"'buildds fetch jbe --years …', or pass --raw)")
-        raise BuildError("; ".join(reasons))
+    _check_found(entries, years, raw)
     if not (xml_only or replace):
         check_not_dropping(out, years, subjects or list(SUBJECTS))
     cache = Cache(out / ".cache", enabled=use_cache)
-    version = code_version()
-    tasks: list[tuple[PairTask, str]] = []
-    shas: list[tuple[str, str]] = []
-    for e in entries:
-        if e.problems or not (e.mondai and e.seito):
-            report.missing.append({"year": e.year, "subject": e.subject,
-                                   "problems": [p.model_dump() for p in e.problems]})
-            continue
-        task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
-                        e.mondai_name or "", e.seito_name or "", password,
-                        max_pages=max_pages)
-        shas += [(task.mondai_name, sha256_file(e.mondai)),
-                 (task.seito_name, sha256_file(e.seito))]
-        key = cache_key(STAGE, version, [shas[-2][1], shas[-1][1]],
-                        {"mondai": task.mondai_name, "seito": task.seito_name})
-        tasks.append((task, key))
-
-    results: dict[int, dict[str, Any]] = {}
-    todo: list[int] = []
-    for i, (_, key) in enumerate(tasks):
-        hit = cache.get(STAGE, key)
-        if hit is not None:
-            results[i] = hit
-            report.cached += 1
-        else:
-            todo.append(i)
-
-    if todo:
-        with progress_bar("jbe", enabled=progress) as bar:
-            handle = bar.add_task("PDF → XML", total=len(todo))
-
-            def done(_: int, res: dict[str, Any]) -> None:
-                bar.update(handle, advance=1, description=f"{res['year']} {res['subject']}")
-
-            for i, res in zip(todo, run_parallel(build_pair, [tasks[i][0] for i in todo],
-                                                  processes=processes, on_done=done)):
-                results[i] = res
-                report.built += 1
-                if res["status"] != "failed":
-                    cache.put(STAGE, tasks[i][1], res)
-
-    report.pairs = [results[i] for i in range(len(tasks))]
-    refuse_copies(report.pairs, dict(shas))
+    version = report.code_version
+    tasks, shas = _plan(entries, report, version, password=password, max_pages=max_pages)
+    report.pairs = refuse_copies(_run_pairs(tasks, cache, report, processes=processes,
+                                            progress=progress), shas)
     staging = OutputStaging(out)  # every output below is swapped in at once, at the end
     if not xml_only:
         from buildds.jobs.jbe_dataset import build_jbe_dataset
         from buildds.transform.corrections import load_corrections
 
         provenance = {
-            "inputs": sorted(
-                [{"path": p[k], "sha256": p[f"{k}_sha256"]} for p in report.pairs
-                 if p["status"] != "failed" for k in ("booklet", "key")],
-                key=lambda d: d["path"]),
+            "inputs": _inputs(report.pairs),
             "code_version": version,
-            "options": {"years": _years_text(years), "subjects": subjects or list(SUBJECTS),
+            "options": {"years": years_text(years), "subjects": subjects or list(SUBJECTS),
                         "seed": seed, "balance": list(balance)},
         }
         report.dataset = build_jbe_dataset(
@@ -342,54 +253,145 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     return report
 
 
-def _years_text(years: list[int]) -> str:
-    """2015–2024 for a contiguous run, else 2015, 2017."""
-    if len(years) > 1 and years == list(range(years[0], years[-1] + 1)):
-        return f"{years[0]}–{years[-1]}"
-    return ", ".join(str(y) for y in years)
+def _inputs(pairs: list[JbePairResult]) -> list[dict[str, str]]:
+    """The files of every pair that built, with their sha256, sorted by path."""
+    inputs = [{"path": name, "sha256": sha} for p in pairs if not p.failed
+              for name, sha in ((p.booklet, p.booklet_sha256), (p.key, p.key_sha256))
+              if sha is not None]
+    return sorted(inputs, key=lambda d: d["path"])
+
+
+def _check_found(entries: list[ExamFiles], years: list[int], raw: Path) -> None:
+    """Raise :class:`BuildError` when no requested year has a single exam PDF: an unknown
+    year, or a wrong ``--raw``."""
+    if any(e.mondai or e.seito for e in entries):
+        return
+    unknown = [y for y in years if y < FIRST_YEAR]
+    known = [y for y in years if y >= FIRST_YEAR]
+    reasons = []
+    if unknown:
+        reasons.append(f"year {years_text(unknown)} is not supported (unknown-year: the "
+                       f"parsers know {FIRST_YEAR} onwards)")
+    if known:
+        folder = raw / str(known[0]) if len(known) == 1 else raw / "<year>"
+        reasons.append(f"no exam PDFs for {years_text(known)} under {raw}: expected "
+                       f"{folder}/<subject>-mondai.pdf and -seito.pdf (run "
+                       f"'buildds fetch jbe --years …', or pass --raw)")
+    raise BuildError("; ".join(reasons))
+
+
+def _plan(entries: list[ExamFiles], report: JbeReport, version: str, *,
+          password: str | None, max_pages: int) -> tuple[list[tuple[PairTask, str]],
+                                                          dict[str, str]]:
+    """A task and its cache key per complete pair, and every file's sha256 by name; an
+    incomplete or failing pair goes to ``report.missing``."""
+    tasks: list[tuple[PairTask, str]] = []
+    shas: list[tuple[str, str]] = []
+    for e in entries:
+        if e.problems or not (e.mondai and e.seito):
+            report.missing.append(JbeMissingPair(year=e.year, subject=e.subject,
+                                                 problems=tuple(e.problems)))
+            continue
+        task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
+                        e.mondai_name or "", e.seito_name or "", password,
+                        max_pages=max_pages)
+        shas += [(task.mondai_name, sha256_file(e.mondai)),
+                 (task.seito_name, sha256_file(e.seito))]
+        key = cache_key(STAGE, version, [shas[-2][1], shas[-1][1]],
+                        {"mondai": task.mondai_name, "seito": task.seito_name})
+        tasks.append((task, key))
+    return tasks, dict(shas)
+
+
+def _cached(cache: Cache, key: str) -> JbePairResult | None:
+    hit = cache.get(STAGE, key)
+    if hit is None:
+        return None
+    try:
+        return JbePairResult.from_json(hit)
+    except ValidationError:
+        return None  # not a result this code wrote: built again, like an unreadable entry
+
+
+def _run_pairs(tasks: list[tuple[PairTask, str]], cache: Cache, report: JbeReport, *,
+               processes: int | None, progress: bool) -> list[JbePairResult]:
+    """Every task's result, in order: from the cache, else built on the process pool (and
+    cached when it built)."""
+    results: dict[int, JbePairResult] = {}
+    todo: list[int] = []
+    for i, (_, key) in enumerate(tasks):
+        hit = _cached(cache, key)
+        if hit is not None:
+            results[i] = hit
+            report.cached += 1
+        else:
+            todo.append(i)
+
+    if todo:
+        with progress_bar("jbe", enabled=progress) as bar:
+            handle = bar.add_task("PDF → XML", total=len(todo))
+
+            def done(_: int, res: JbePairResult) -> None:
+                bar.update(handle, advance=1, description=f"{res.year} {res.subject}")
+
+            for i, res in zip(todo, run_parallel(build_pair, [tasks[i][0] for i in todo],
+                                                  processes=processes, on_done=done)):
+                results[i] = res
+                report.built += 1
+                if not res.failed:
+                    cache.put(STAGE, tasks[i][1], res.to_json())
+    return [results[i] for i in range(len(tasks))]
+
+
+def jbe_rejects(report: JbeReport) -> list[JbeReject]:
+    """The lines of ``rejects.jsonl``: every pair that failed (with its first error), every
+    error of a pair that built, every problem of a missing pair, every excluded question
+    and every stale correction."""
+    rejects: list[JbeReject] = []
+    for pair in report.pairs:
+        pair_id = f"{pair.year}-{pair.subject}"
+        if pair.failed:
+            first = next((p for p in pair.problems if p.severity == "error"), None)
+            # the file at fault (the key, say), else the pair's booklet
+            source = (first.source if first else None) or pair.booklet
+            rejects.append(JbeReject(stage=STAGE, reason="pair-failed", source=source,
+                                     message=first.message if first else "failed",
+                                     page=first.page if first else None, id=pair_id))
+        rejects += [JbeReject(stage=p.stage, reason=p.code, message=p.message, source=p.source,
+                              page=p.page, id=pair_id)
+                    for p in pair.problems if p.severity == "error" and not pair.failed]
+    for m in report.missing:
+        rejects += [JbeReject(stage=p.stage, reason=p.code, message=p.message, source=p.source,
+                              page=p.page, id=f"{m.year}-{m.subject}") for p in m.problems]
+    if report.dataset is not None:
+        rejects += [JbeReject(stage="jbe-items", reason=e.reason, message=e.message,
+                              source=e.source, page=e.page, id=e.id)
+                    for e in report.dataset.exclusions]
+        rejects += [JbeReject(stage="corrections", reason="stale-correction",
+                              message=st.message, source=st.origin, id=st.id)
+                    for st in report.dataset.stale]
+    return rejects
 
 
 def _write_outputs(report: JbeReport, out: Path, staging: OutputStaging) -> None:
     """Stage the XML, rejects and reports beside what stage 2 staged, then swap them all in:
     a failure (disk full …) leaves the previous outputs whole."""
-    rejects = Rejects()
     for pair in report.pairs:
-        path = out / "xml" / str(pair["year"]) / f"{pair['subject']}.xml"
-        if pair["status"] == "failed":
+        path = out / "xml" / str(pair.year) / f"{pair.subject}.xml"
+        if pair.failed or pair.xml is None:
             # a stale XML from an earlier build must not pass for current
             staging.remove(path)
-            first = next((p for p in pair["problems"] if p["severity"] == "error"), None)
-            # the file at fault (the key, say), else the pair's booklet
-            source = (first["source"] if first else None) or pair["booklet"]
-            rejects.add(stage=STAGE, reason="pair-failed", source=source,
-                        message=first["message"] if first else "failed",
-                        page=first["page"] if first else None,
-                        id=f"{pair['year']}-{pair['subject']}")
         else:
-            staging.write_bytes(path, pair["xml"].encode("utf-8"))
-        for p in pair["problems"]:
-            if p["severity"] == "error" and pair["status"] != "failed":
-                rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
-                            source=p["source"], page=p["page"],
-                            id=f"{pair['year']}-{pair['subject']}")
+            staging.write_bytes(path, pair.xml.encode("utf-8"))
     for m in report.missing:
-        stale = out / "xml" / str(m["year"]) / f"{m['subject']}.xml"
-        staging.remove(stale)  # its input is gone or fails its checksum now
-        for p in m["problems"]:
-            rejects.add(stage=p["stage"], reason=p["code"], message=p["message"],
-                        source=p["source"], page=p["page"], id=f"{m['year']}-{m['subject']}")
-    if report.dataset is not None:
-        for e in report.dataset.exclusions:
-            rejects.add(stage="jbe-items", reason=e.reason, message=e.message, source=e.source,
-                        page=e.page, id=e.id)
-        for st in report.dataset.stale:
-            rejects.add(stage="corrections", reason="stale-correction", message=st.message,
-                        source=st.origin, id=st.id)
+        # its input is gone or fails its checksum now
+        staging.remove(out / "xml" / str(m.year) / f"{m.subject}.xml")
+    rejects = Rejects()
+    for reject in jbe_rejects(report):
+        rejects.add(**reject.to_json())
     staging.write_text(out / "rejects.jsonl", rejects.jsonl())
-    from buildds.jobs.jbe_report import render_markdown
-
     data = report.as_json()
-    staging.write_text(out / "report.md", render_markdown(report, data))
+    staging.write_text(out / "report.md", render_markdown(report))
     staging.write_text(out / "report.json",
                        json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     staging.commit()

@@ -2,7 +2,7 @@
 
 * :func:`refuse_copies` — a PDF whose bytes are another requested file's (a key copied into
   another year's folder), or a key with the same answers in the same slots as another's, is
-  refused, naming both;
+  refused, naming both (the pairs are :class:`~buildds.schema.jbe_build.JbePairResult`);
 * :func:`check_not_dropping` — a run would replace an export that holds years or subjects the
   run does not build: a :class:`BuildError` asking for ``--replace`` or another ``--out``.
 """
@@ -15,34 +15,36 @@ from typing import Any
 
 from buildds.errors import BuildError
 from buildds.schema import SUBJECTS, Problem
+from buildds.schema.jbe_build import JbePairResult
 
-__all__ = ["check_not_dropping", "previous_contents", "refuse_copies"]
+__all__ = ["check_not_dropping", "previous_contents", "refuse_copies", "years_text"]
 
 STAGE = "jbe-xml"
 
 
-def refuse_copies(pairs: list[dict[str, Any]], shas: dict[str, str]) -> int:
+def refuse_copies(pairs: list[JbePairResult], shas: dict[str, str]) -> list[JbePairResult]:
     """Pairs that share a file (same sha256, ``shas`` maps file name → sha256) or whose keys
     have the same answers in the same slots (``key_answers``). When two or more of them
     built, nothing tells which one is right: all of those fail. A pair that failed on its
     own checks (配点, header) is the copy; it is told which file it copies, and the one
-    that built is kept. Returns how many pairs failed here."""
-    groups: dict[tuple[str, str], list[tuple[dict[str, Any], str]]] = defaultdict(list)
-    for pair in pairs:
-        for field in ("booklet", "key"):
-            if pair[field] in shas:
-                groups[("file", shas[pair[field]])].append((pair, pair[field]))
-        if pair["status"] != "failed" and pair.get("key_answers"):
-            groups[("answers", pair["key_answers"])].append((pair, pair["key"]))
-    failed = 0
+    that built is kept. Returns ``pairs`` with those that fail here failed."""
+    # members are indices into ``pairs``: a pair may be in a group twice (its booklet and key)
+    groups: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)
+    for i, pair in enumerate(pairs):
+        for name in (pair.booklet, pair.key):
+            if name in shas:
+                groups[("file", shas[name])].append((i, name))
+        if not pair.failed and pair.key_answers:
+            groups[("answers", pair.key_answers)].append((i, pair.key))
+    result = list(pairs)
     for (kind, digest), members in groups.items():
         if len(members) < 2:
             continue
-        built = [pair for pair, _ in members if pair["status"] != "failed"]
-        for pair, name in members:
-            if len(built) == 1 and pair is built[0]:
+        built = [i for i, _ in members if not result[i].failed]
+        for i, name in members:
+            if len(built) == 1 and i == built[0]:
                 continue
-            others = ", ".join(n for p, n in members if p is not pair)
+            others = ", ".join(n for j, n in members if j != i)
             if kind == "file":
                 code, message = "duplicate-file", (
                     f"{name} is the same file as {others} (sha256 {digest[:12]}…): a booklet "
@@ -51,12 +53,13 @@ def refuse_copies(pairs: list[dict[str, Any]], shas: dict[str, str]) -> int:
                 code, message = "duplicate-key", (
                     f"answer key {name} has the same answers in the same slots as {others}: "
                     "at most one of them is the key of its year")
-            pair["problems"] = [*pair["problems"], Problem(
-                stage=STAGE, code=code, source=name, message=message).model_dump()]
-            if pair["status"] != "failed":
-                pair.update(status="failed", xml=None, counts={})
-                failed += 1
-    return failed
+            pair = result[i]
+            update: dict[str, Any] = {"problems": (*pair.problems, Problem(
+                stage=STAGE, code=code, source=name, message=message))}
+            if not pair.failed:
+                update.update(status="failed", xml=None, counts=None)
+            result[i] = pair.model_copy(update=update)
+    return result
 
 
 def previous_contents(out: Path) -> set[tuple[int, str]]:
@@ -86,10 +89,15 @@ def previous_contents(out: Path) -> set[tuple[int, str]]:
     return held
 
 
+def years_text(years: list[int]) -> str:
+    """2015–2024 for a contiguous run, else 2015, 2017."""
+    if len(years) > 1 and years == list(range(years[0], years[-1] + 1)):
+        return f"{years[0]}–{years[-1]}"
+    return ", ".join(str(y) for y in years)
+
+
 def _describe(pairs: set[tuple[int, str]]) -> str:
     """``2015–2018, 2020 (all subjects); 2019 kenpo, keiho``: years grouped by subjects."""
-    from buildds.jobs.jbe import _years_text
-
     by_year: dict[int, tuple[str, ...]] = {}
     for year in sorted({y for y, _ in pairs}):
         by_year[year] = tuple(s for s in SUBJECTS if (year, s) in pairs)
@@ -99,7 +107,7 @@ def _describe(pairs: set[tuple[int, str]]) -> str:
     parts = []
     for subjects, years in sorted(groups.items(), key=lambda kv: kv[1][0]):
         which = "all subjects" if len(subjects) == len(SUBJECTS) else ", ".join(subjects)
-        parts.append(f"{_years_text(years)} ({which})")
+        parts.append(f"{years_text(years)} ({which})")
     return "; ".join(parts)
 
 

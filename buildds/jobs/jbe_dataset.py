@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buildds.extract.jbe.raw import era_fullwidth
 from buildds.pipeline import (
     Cache,
     cache_key,
@@ -25,21 +24,20 @@ from buildds.pipeline import (
     sha256_bytes,
 )
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+from buildds.schema.jbe_build import JbeBookletItems, JbePairResult, StaleCorrection
 from buildds.staging import OutputStaging
-from buildds.transform.corrections import (
-    Correction,
-    StaleCorrection,
-    corrections_digest,
-    corrections_for,
-)
+from buildds.text import era_fullwidth
+from buildds.transform.corrections import Correction, corrections_digest, corrections_for
 
 __all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
 
 STAGE = "jbe-items"
-_CODE_FILES = ("schema/core.py", "export/xml.py", "transform/jbe_items.py",
-               "transform/corrections.py", "transform/normalize.py", "jobs/jbe_dataset.py")
+_CODE_FILES = ("schema/core.py", "schema/jbe_build.py", "export/xml.py",
+               "transform/jbe_items.py", "transform/corrections.py", "text/*.py",
+               "safeio/xml.py", "jobs/jbe_dataset.py")
 _EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "validate/report.py",
-                "validate/checks.py", "validate/schemas.py")
+                "validate/checks.py", "validate/balance.py", "validate/markdown.py",
+                "validate/schemas.py")
 MARKER = ".dataset-fingerprint"
 
 
@@ -71,7 +69,7 @@ class DatasetOutcome:
 
         return {
             "fingerprint": self.fingerprint,
-            "summary": summarize(self.items, self.exclusions),
+            "summary": summarize(self.items, self.exclusions).to_json(),
             "seed_reference": SEED_COUNTS,
             "corrections": {"applied": self.applied,
                             "stale": [s.model_dump() for s in self.stale]},
@@ -81,17 +79,18 @@ class DatasetOutcome:
         }
 
 
-def _booklet_items(pair: dict[str, Any], corrections: list[Correction],
-                   cache: Cache) -> tuple[dict[str, Any], bool]:
-    year, subject = pair["year"], pair["subject"]
+def _booklet_items(pair: JbePairResult, corrections: list[Correction],
+                   cache: Cache) -> tuple[JbeBookletItems, bool]:
+    """The booklet's items after its corrections, and whether they came from the cache."""
+    year, subject = pair.year, pair.subject
     prefix = f"{era_fullwidth(year)}-{SUBJECTS[subject].jp}-"
     mine = corrections_for(corrections, prefix)
-    xml = pair["xml"].encode("utf-8")
+    xml = (pair.xml or "").encode("utf-8")
     key = cache_key(STAGE, items_code_version(), [sha256_bytes(xml), corrections_digest(mine)],
                     {})
     hit = cache.get(STAGE, key)
     if hit is not None:
-        return hit, True
+        return JbeBookletItems.from_json(hit), True
     from buildds.export.xml import parse_exam_xml  # not needed on a warm run
     from buildds.transform.corrections import apply_corrections
     from buildds.transform.jbe_items import decompose
@@ -99,33 +98,30 @@ def _booklet_items(pair: dict[str, Any], corrections: list[Correction],
     booklet, answer_key = parse_exam_xml(xml, source=f"xml/{year}/{subject}.xml")
     items, exclusions = decompose(booklet, answer_key)
     items, exclusions, stale = apply_corrections(items, exclusions, mine)
-    value = {
-        "items": [i.model_dump(mode="json") for i in items],
-        "exclusions": [e.model_dump(mode="json") for e in exclusions],
-        "stale": [s.model_dump(mode="json") for s in stale],
-        "applied": sum(len(i.corrections) for i in items)
-        + sum(1 for e in exclusions if e.reason == "correction"),
-    }
-    cache.put(STAGE, key, value)
+    value = JbeBookletItems(
+        items=tuple(items), exclusions=tuple(exclusions), stale=tuple(stale),
+        applied=sum(len(i.corrections) for i in items)
+        + sum(1 for e in exclusions if e.reason == "correction"))
+    cache.put(STAGE, key, value.to_json())
     return value, False
 
 
-def build_jbe_dataset(pairs: list[dict[str, Any]], out: Path, *, corrections: list[Correction],
+def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: list[Correction],
                       cache: Cache, seed: int, balance: tuple[float, float],
                       provenance: dict[str, Any], staging: OutputStaging) -> DatasetOutcome:
     """Items of every built booklet, then (unless unchanged) validation and export — into
     the run's ``staging``, swapped in with the run's other outputs."""
     outcome = DatasetOutcome()
     for pair in pairs:
-        if pair["status"] == "failed" or not pair.get("xml"):
+        if pair.failed or not pair.xml:
             continue
         value, cached = _booklet_items(pair, corrections, cache)
         outcome.booklets_cached += cached
         outcome.booklets_built += not cached
-        outcome.items.extend(JbeItem.model_validate(i) for i in value["items"])
-        outcome.exclusions.extend(JbeExclusion.model_validate(e) for e in value["exclusions"])
-        outcome.stale.extend(StaleCorrection.model_validate(s) for s in value["stale"])
-        outcome.applied += value["applied"]
+        outcome.items.extend(value.items)
+        outcome.exclusions.extend(value.exclusions)
+        outcome.stale.extend(value.stale)
+        outcome.applied += value.applied
 
     payload = canonical_json({
         "items": [i.model_dump(mode="json") for i in outcome.items],

@@ -1,16 +1,118 @@
-"""``report.md`` of a ``buildds jbe`` run: what a person reads after a build.
+"""What a ``buildds jbe`` run reports: :class:`JbeReport` (``report.json`` is its
+``as_json()``, the console's summary and failure lines) and :func:`render_markdown`
+(``report.md``, what a person reads after a build).
 
 Deterministic (no timings, no dates), so an unchanged rebuild rewrites nothing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from buildds.jobs.failures import failure_line
+from buildds.schema import SUBJECTS
+from buildds.schema.jbe_build import JbeMissingPair, JbePairResult, JbeTotals, PrintedTitles
 
 if TYPE_CHECKING:
-    from buildds.jobs.jbe import JbeReport
+    from buildds.jobs.jbe_dataset import DatasetOutcome
 
-__all__ = ["render_markdown"]
+__all__ = ["JbeReport", "render_markdown"]
+
+STAGE = "jbe-xml"
+
+
+@dataclass
+class JbeReport:
+    """What a ``buildds jbe`` run did: every pair's result, the inputs that were missing, the
+    dataset stage's outcome; ``as_json()`` is ``report.json``."""
+
+    out: Path
+    #: the stage's code version (:func:`buildds.jobs.jbe.code_version`)
+    code_version: str
+    pairs: list[JbePairResult] = field(default_factory=list)
+    missing: list[JbeMissingPair] = field(default_factory=list)
+    cached: int = 0
+    built: int = 0
+    seconds: float = 0.0
+    dataset: DatasetOutcome | None = None
+
+    @property
+    def xml_files(self) -> int:
+        return sum(1 for p in self.pairs if not p.failed)
+
+    @property
+    def problem_count(self) -> int:
+        errors = sum(1 for p in self.pairs for x in p.problems if x.severity == "error")
+        if self.dataset is not None:
+            errors += len(self.dataset.stale) + self.dataset.validation_errors
+        return errors + len(self.missing)
+
+    def total(self, name: str) -> int:
+        return sum(p.count(name) for p in self.pairs)
+
+    def totals(self) -> JbeTotals:
+        return JbeTotals(
+            pairs=len(self.pairs),
+            xml=self.xml_files,
+            failed=sum(1 for p in self.pairs if p.failed),
+            missing=len(self.missing),
+            questions=self.total("questions"),
+            slots=self.total("slots"),
+            statements=self.total("statements"),
+            problems=self.problem_count,
+        )
+
+    def summary_line(self) -> str:
+        files = 2 * len(self.pairs) + len(self.missing)
+        failed = sum(1 for p in self.pairs if p.failed) + len(self.missing)
+        line = (f"processed {files} files: {self.xml_files} XML, {self.total('questions')} "
+                f"questions, {self.total('slots')} slots; {failed} failed, "
+                f"{self.problem_count} problems")
+        if self.cached:
+            line += f" ({self.cached} from cache)"
+        d = self.dataset
+        if d is not None:
+            state = ("unchanged" if d.unchanged else "exported" if d.exported
+                     else "NOT exported (validation failed)")
+            line += (f"; {len(d.items)} items, {len(d.exclusions)} questions excluded, "
+                     f"{d.applied} corrections applied, {len(d.stale)} stale; dataset {state}")
+        line += f" in {self.seconds:.1f}s — see {self.out / 'report.md'}"
+        return line
+
+    def failure_lines(self) -> list[str]:
+        """``<file>[, page N]: <reason>`` for what failed each pair that did not build (its
+        other errors are in the report) and for every missing input, in year and subject
+        order."""
+        entries: list[JbePairResult | JbeMissingPair] = [p for p in self.pairs if p.failed]
+        entries += self.missing
+        entries.sort(key=lambda e: (e.year, list(SUBJECTS).index(e.subject)
+                                    if e.subject in SUBJECTS else 9))
+        lines = []
+        for entry in entries:
+            errors = [x for x in entry.problems if x.severity == "error"]
+            # what failed the pair (a wrong header, a copy, the exception that stopped it)
+            # before what was merely noticed on the way
+            errors = [x for x in errors if x.stage in (STAGE, "header")
+                      and x.code != "header-not-found"] or errors
+            if errors:
+                lines += [failure_line(x.source, x.page, x.message) for x in errors]
+            else:
+                booklet = entry.booklet if isinstance(entry, JbePairResult) else None
+                lines.append(failure_line(booklet or f"{entry.year}/{entry.subject}", None,
+                                          "failed (no reason recorded)"))
+        return lines
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "stage": STAGE,
+            "code_version": self.code_version,
+            "totals": self.totals().to_json(),
+            "pairs": [p.to_json(xml=False) for p in self.pairs],
+            "missing": [m.to_json() for m in self.missing],
+            "dataset": self.dataset.as_json() if self.dataset is not None else None,
+        }
 
 
 def _cell(value: Any) -> str:
@@ -23,24 +125,24 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
     return lines
 
 
-def _printed(pair: dict[str, Any]) -> str:
+def _printed(pair: JbePairResult) -> str:
     """``民法 / 民法``: the subject and year each file prints in its header."""
-    printed = pair.get("printed")
-    if not printed:
+    printed = pair.printed
+    if printed is None:
         return "—"
 
-    def one(h: dict[str, Any]) -> str:
-        from buildds.extract.jbe.raw import era_of
+    def one(h: PrintedTitles) -> str:
+        from buildds.text import era_of
 
-        return " ".join([era_of(y) for y in h["years"]] + h["subjects"]) or "nothing"
+        return " ".join([era_of(y) for y in h.years] + list(h.subjects)) or "nothing"
 
-    return f"{one(printed['booklet'])} / {one(printed['key'])}"
+    return f"{one(printed.booklet)} / {one(printed.key)}"
 
 
-def _printed_note(pairs: list[dict[str, Any]]) -> str:
-    headers = [h for p in pairs if p.get("printed") for h in p["printed"].values()]
-    with_subject = sum(1 for h in headers if h["subjects"])
-    with_year = sum(1 for h in headers if h["years"])
+def _printed_note(pairs: list[JbePairResult]) -> str:
+    headers = [h for p in pairs if p.printed for h in (p.printed.booklet, p.printed.key)]
+    with_subject = sum(1 for h in headers if h.subjects)
+    with_year = sum(1 for h in headers if h.years)
     note = (f"Headers read on {len(headers)} files: {with_subject} print their subject, "
             f"{with_year} their year; both are checked against the path.")
     if with_year < len(headers):
@@ -50,59 +152,71 @@ def _printed_note(pairs: list[dict[str, Any]]) -> str:
     return note
 
 
-def render_markdown(report: JbeReport, data: dict[str, Any] | None = None) -> str:
-    """``data`` is ``report.as_json()`` when the caller has it already."""
-    j = data if data is not None else report.as_json()
-    t = j["totals"]
-    out = ["# buildds jbe — build report", ""]
-    out += [(f"{t['pairs']} booklet/key pairs: {t['xml']} XML files, {t['failed']} failed, "
-            f"{t['missing']} missing; {t['questions']} questions, {t['slots']} answer slots, "
-            f"{t['statements']} statements; {t['problems']} problems."), ""]
-    out += ["## PDF → XML", ""]
+def _pairs_section(report: JbeReport) -> list[str]:
+    """The PDF → XML table, the note on printed headers and every problem."""
+    out = ["## PDF → XML", ""]
     rows = []
-    for p in j["pairs"]:
-        c = p["counts"]
-        ocr = f"{c.get('ocr_pages', 0)}" + (f" ({c['ocr_confidence_pct']}%)"
-                                           if c.get("ocr_pages") else "")
-        rows.append([p["year"], p["subject"], p["status"], _printed(p), c.get("pages", ""),
-                     ocr, c.get("questions", ""), c.get("slots", ""), len(p["problems"])])
+    for p in report.pairs:
+        c = p.counts
+        ocr = (f"{c.ocr_pages} ({c.ocr_confidence_pct}%)" if c is not None and c.ocr_pages
+               else f"{c.ocr_pages if c is not None else 0}")
+        rows.append([p.year, p.subject, p.status, _printed(p),
+                     c.pages if c is not None else "", ocr,
+                     c.questions if c is not None else "", c.slots if c is not None else "",
+                     len(p.problems)])
     out += _table(["year", "subject", "status", "printed (booklet / key)", "pages",
                    "OCR pages (conf.)", "questions", "slots", "problems"], rows)
-    out += ["", _printed_note(j["pairs"])]
-    problems = [(p["year"], p["subject"], x) for p in j["pairs"] for x in p["problems"]]
-    problems += [(m["year"], m["subject"], x) for m in j["missing"] for x in m["problems"]]
+    out += ["", _printed_note(report.pairs)]
+    problems = [(p.year, p.subject, x) for p in report.pairs for x in p.problems]
+    problems += [(m.year, m.subject, x) for m in report.missing for x in m.problems]
     if problems:
         out += ["", "### Problems", ""]
-        out += [f"- {y} {s} — {x['severity']} `{x['code']}`: {x['source'] or ''}"
-                f"{', page ' + str(x['page']) if x['page'] else ''}: {x['message']}"
+        out += [f"- {y} {s} — {x.severity} `{x.code}`: {x.source or ''}"
+                f"{', page ' + str(x.page) if x.page else ''}: {x.message}"
                 for y, s, x in problems]
-    d = j.get("dataset")
-    if d:
-        s, ref = d["summary"], d["seed_reference"]
-        out += ["", "## Items (JBE-QA)", ""]
-        subjects = ["Civil Code", "Penal Code", "Constitution"]
-        rows = [[name, s["per_subject"].get(name, 0), ref["per_subject"].get(name, ""),
-                 s["excluded_per_subject"].get(name, 0), ref["excluded_per_subject"].get(name, "")]
-                for name in subjects]
-        rows.append(["total", s["total"], ref["total"], s["excluded_total"],
-                     ref["excluded_total"]])
-        out += _table(["subject", "items", "seed items", "excluded questions", "seed excluded"],
-                      rows)
-        out += ["", f"True: {s['percent_true']}% (seed: {ref['percent_true']}%). "
-                f"By question type: " + ", ".join(f"{k} {v}" for k, v in
-                                                 s["per_question_type"].items()) + ".", ""]
-        out += ["### Excluded questions", ""]
-        out += _table(["id", "reason", "why", "source", "page"],
-                      [[e["id"], e["reason"], e["message"], e["source"], e["page"] or ""]
-                       for e in d["exclusions"]])
-        c = d["corrections"]
-        out += ["", "### Corrections", "", f"{c['applied']} applied, {len(c['stale'])} stale."]
-        if c["stale"]:
-            out += [""] + [f"- STALE {x['origin']} ({x['action']} {x['id']}): {x['message']}"
-                           for x in c["stale"]]
-        out += ["", (f"Few-shot exemplars (excluded from scoring): "
-                f"{', '.join(d['fewshot_ids']) or '—'}"), ""]
-        out += [f"Dataset fingerprint: `{d['fingerprint']}`", ""]
-        if report.dataset is not None and report.dataset.validation_md:
-            out += [report.dataset.validation_md.rstrip(), ""]
+    return out
+
+
+def _dataset_section(d: DatasetOutcome) -> list[str]:
+    """Items per subject beside the seed's, excluded questions, corrections, the few-shot
+    exemplars, the fingerprint and the validation report."""
+    from buildds.transform.jbe_summary import SEED_COUNTS, summarize
+
+    s, ref = summarize(d.items, d.exclusions), cast(dict[str, Any], SEED_COUNTS)
+    out = ["", "## Items (JBE-QA)", ""]
+    subjects = ["Civil Code", "Penal Code", "Constitution"]
+    rows = [[name, s.per_subject.get(name, 0), ref["per_subject"].get(name, ""),
+             s.excluded_per_subject.get(name, 0), ref["excluded_per_subject"].get(name, "")]
+            for name in subjects]
+    rows.append(["total", s.total, ref["total"], s.excluded_total, ref["excluded_total"]])
+    out += _table(["subject", "items", "seed items", "excluded questions", "seed excluded"],
+                  rows)
+    out += ["", f"True: {s.percent_true}% (seed: {ref['percent_true']}%). "
+            f"By question type: " + ", ".join(f"{k} {v}" for k, v in
+                                             s.per_question_type.items()) + ".", ""]
+    out += ["### Excluded questions", ""]
+    out += _table(["id", "reason", "why", "source", "page"],
+                  [[e.id, e.reason, e.message, e.source, e.page or ""] for e in d.exclusions])
+    out += ["", "### Corrections", "", f"{d.applied} applied, {len(d.stale)} stale."]
+    if d.stale:
+        out += [""] + [f"- STALE {x.origin} ({x.action} {x.id}): {x.message}" for x in d.stale]
+    out += ["", (f"Few-shot exemplars (excluded from scoring): "
+            f"{', '.join(d.fewshot_ids) or '—'}"), ""]
+    out += [f"Dataset fingerprint: `{d.fingerprint}`", ""]
+    if d.validation_md:
+        out += [d.validation_md.rstrip(), ""]
+    return out
+
+
+def render_markdown(report: JbeReport) -> str:
+    """``report.md``: the totals, every pair, every problem and (when stage 2 ran) the
+    dataset."""
+    t = report.totals()
+    out = ["# buildds jbe — build report", ""]
+    out += [(f"{t.pairs} booklet/key pairs: {t.xml} XML files, {t.failed} failed, "
+            f"{t.missing} missing; {t.questions} questions, {t.slots} answer slots, "
+            f"{t.statements} statements; {t.problems} problems."), ""]
+    out += _pairs_section(report)
+    if report.dataset is not None:
+        out += _dataset_section(report.dataset)
     return "\n".join(out).rstrip() + "\n"

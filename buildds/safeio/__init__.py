@@ -6,6 +6,13 @@
 * :mod:`.json_strict` — JSON with limits on depth and number size, no ``NaN``/``Infinity``.
 * :mod:`.yaml_strict` — YAML without tags that build objects and without aliases.
 * :mod:`.limits` — the default of every limit on work an input can multiply, in one table.
+* :mod:`.sniff` — what a file's bytes really are (pdf, docx, odt, png …), whatever its name says;
+* :mod:`.archive` — a .docx (OOXML zip) opened with limits checked before anything inflates;
+* :mod:`.xml` — :func:`~buildds.safeio.xml.safe_parser`, lxml without DTDs, entities or network;
+* :mod:`.hashing` — sha256 of bytes, a file or a stream.
+
+Those four are imported from their modules, never from here: lxml and zipfile are not needed
+to start a command.
 
 ``load_yaml_strict`` is imported on first use: PyYAML costs ~10 ms, and every command's
 start-up (``buildds --help`` included) goes through this package.

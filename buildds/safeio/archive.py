@@ -16,7 +16,7 @@ The file itself is opened with :func:`buildds.safeio.open_regular` (a FIFO or a 
 declared size, the per-member limit and the total budget), so a lying central directory cannot
 make us inflate more than we checked; a member compressed with bzip2 or LZMA (which Word never
 writes, and which inflate a whole 4 KiB chunk at once) is refused. XML parts are parsed
-with :func:`buildds.export.xml.safe_parser` (no DTD, no entity expansion, no network).
+with :func:`buildds.safeio.xml.safe_parser` (no DTD, no entity expansion, no network).
 Every failure is an :class:`~buildds.errors.ExtractError` naming the file.
 """
 
@@ -33,10 +33,10 @@ from typing import Literal, Self
 from lxml import etree
 
 from buildds.errors import ExtractError, LimitExceeded
-from buildds.export.xml import safe_parser
-from buildds.extract.sniff import describe, read_regular
-from buildds.pipeline import sha256_bytes
-from buildds.safeio import LIMITS
+from buildds.safeio.hashing import sha256_bytes
+from buildds.safeio.limits import LIMITS
+from buildds.safeio.sniff import describe, read_regular
+from buildds.safeio.xml import safe_parser
 
 __all__ = ["MAX_MEMBER", "MAX_MEMBERS", "MAX_RATIO", "MAX_TOTAL", "OoxmlPackage", "check_zip",
            "open_ooxml"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from buildds.extract.jbe.raw import era_of
 from buildds.pipeline import sha256_file
 from buildds.sample.content import QUESTIONS, SUBJECT_CODES, YEAR, full_marks
 from buildds.sample.truth import PAGE_BREAKS, answer_rows
 from buildds.schema import SUBJECTS
+from buildds.text import era_of
 
 __all__ = ["MANIFEST_DESCRIPTION", "write_sample"]
 

@@ -6,11 +6,16 @@ carries its text in the *accepted* view (all tracked changes accepted, what a re
 and — when the document has revisions touching it — the *original* view (all rejected) and a
 *redline* with each change marked. A paragraph inserted as a whole exists only in the
 accepted view; one deleted as a whole only in the original view (``exists_in``).
+
+What the ``contracts`` run reports across stages: :class:`ItemProblem` (why an annotation or
+a clause did not become an item — a reject, from :mod:`buildds.transform.rikai`) and
+:class:`ContractFileEntry` (one input file's line in ``report.json``/``report.md``).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -21,7 +26,9 @@ __all__ = [
     "ClauseKind",
     "Comment",
     "ContractDocument",
+    "ContractFileEntry",
     "DocBlock",
+    "ItemProblem",
     "Revision",
     "RevisionKind",
 ]
@@ -145,3 +152,56 @@ class Clause(Frozen):
     #: for .docx with revisions: the clause in the original view, and whether it changed
     original_text: str | None = None
     changed: bool = False
+
+
+# --------------------------------------------------------------------------- the run's report
+@dataclass(frozen=True)
+class ItemProblem:
+    """Why an annotation or a clause did not become (all of) an item."""
+
+    reason: str  # unknown-label | unlabelled-clause | unmatched-annotation | incomplete-annotation
+    message: str
+    source: str | None = None
+    id: str | None = None
+    line: int | None = None
+    page: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "message": self.message, "source": self.source,
+                "id": self.id, "line": self.line, "page": self.page}
+
+
+class ContractFileEntry(Frozen):
+    """One input file in the ``contracts`` report: a file that could not be read
+    (``status="failed"`` and its error problems) or one that was (``ok``; ``warning`` when
+    reading it met an error problem) with its counts and the seconds it took."""
+
+    file: str
+    status: Literal["ok", "warning", "failed"]
+    problems: tuple[Problem, ...] = ()
+    format: str | None = None
+    sha256: str | None = None
+    pages: int | None = None
+    paragraphs: int = 0
+    clauses: int = 0
+    #: clauses of kind article or section
+    articles: int = 0
+    revisions: int = 0
+    changed_clauses: int = 0
+    comments: int = 0
+    ocr_confidence: float | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The entry as ``report.json`` holds it (a failed file: file, status, problems)."""
+        problems = [p.model_dump() for p in self.problems]
+        if self.status == "failed":
+            return {"file": self.file, "status": self.status, "problems": problems}
+        return {
+            "file": self.file, "status": self.status, "format": self.format,
+            "sha256": self.sha256, "pages": self.pages, "paragraphs": self.paragraphs,
+            "clauses": self.clauses, "articles": self.articles, "revisions": self.revisions,
+            "changed_clauses": self.changed_clauses, "comments": self.comments,
+            "ocr_confidence": self.ocr_confidence, "seconds": self.seconds,
+            "problems": problems,
+        }

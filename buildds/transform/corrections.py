@@ -44,6 +44,7 @@ from pydantic import Field, ValidationError
 from buildds.errors import TransformError
 from buildds.safeio import load_yaml_strict, read_side_file
 from buildds.schema import Frozen, JbeExclusion, JbeItem
+from buildds.schema.jbe_build import StaleCorrection
 
 __all__ = [
     "Correction",
@@ -74,13 +75,6 @@ class Correction(Frozen):
     def targets(self, item_id: str) -> bool:
         """An item id matches itself; a question id matches all its items."""
         return item_id == self.id or item_id.startswith(self.id + "-")
-
-
-class StaleCorrection(Frozen):
-    origin: str
-    id: str
-    action: str
-    message: str
 
 
 def _check(c: Correction) -> None:

@@ -30,7 +30,7 @@ from buildds.schema import (
     Option,
     Statement,
 )
-from buildds.transform.normalize import normalize_text
+from buildds.text import normalize_text
 
 __all__ = ["decompose", "decompose_question", "question_id"]
 

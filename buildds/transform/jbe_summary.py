@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from buildds.schema import JbeExclusion, JbeItem
+from buildds.schema.jbe_build import JbeItemsSummary
 
 __all__ = ["SEED_COUNTS", "summarize"]
 
@@ -19,7 +20,7 @@ SEED_COUNTS: dict[str, object] = {
 }
 
 
-def summarize(items: Iterable[JbeItem], exclusions: Iterable[JbeExclusion]) -> dict[str, object]:
+def summarize(items: Iterable[JbeItem], exclusions: Iterable[JbeExclusion]) -> JbeItemsSummary:
     """Counts per subject, share of true items, and excluded questions by reason/subject."""
     items = list(items)
     exclusions = list(exclusions)
@@ -27,13 +28,13 @@ def summarize(items: Iterable[JbeItem], exclusions: Iterable[JbeExclusion]) -> d
     per_type = Counter(i.question_type for i in items)
     n_true = sum(i.answer for i in items)
     ex_subject = Counter(e.subject for e in exclusions)
-    return {
-        "total": len(items),
-        "per_subject": dict(sorted(per_subject.items())),
-        "per_question_type": dict(sorted(per_type.items())),
-        "true": n_true,
-        "percent_true": round(100 * n_true / len(items), 1) if items else 0.0,
-        "excluded_total": len(exclusions),
-        "excluded_by_reason": dict(sorted(Counter(e.reason for e in exclusions).items())),
-        "excluded_per_subject": dict(sorted(ex_subject.items())),
-    }
+    return JbeItemsSummary(
+        total=len(items),
+        per_subject=dict(sorted(per_subject.items())),
+        per_question_type=dict(sorted(per_type.items())),
+        true=n_true,
+        percent_true=round(100 * n_true / len(items), 1) if items else 0.0,
+        excluded_total=len(exclusions),
+        excluded_by_reason=dict(sorted(Counter(e.reason for e in exclusions).items())),
+        excluded_per_subject=dict(sorted(ex_subject.items())),
+    )

@@ -1,13 +1,16 @@
 """validate stage: pandera models plus checks over exported datasets, and a report.
 
 * :mod:`buildds.validate.schemas` — :class:`JbeItemsModel` (pandera ``DataFrameModel``);
-* :mod:`buildds.validate.checks` — artefacts, duplicates, label balance, exclusions;
+* :mod:`buildds.validate.checks` — artefacts, duplicates, exclusions;
+* :mod:`buildds.validate.balance` — label balance (true share per year × subject);
 * :mod:`buildds.validate.report` — :func:`validate_jbe` → :class:`ValidationReport`,
-  :func:`write_report` (``report.json`` + ``report.md``);
+  :func:`write_report` (``report.json`` + ``report.md``, rendered by
+  :mod:`buildds.validate.markdown`);
 * :mod:`buildds.validate.load` — :func:`load_export` reads an export for ``buildds validate``.
 """
 
-from buildds.validate.checks import DEFAULT_BALANCE_BOUNDS, ErrorEntry, FlagEntry
+from buildds.validate.balance import DEFAULT_BALANCE_BOUNDS
+from buildds.validate.checks import ErrorEntry, FlagEntry
 from buildds.validate.load import LoadedExport, load_export
 from buildds.validate.report import ValidationReport, items_frame, validate_jbe, write_report
 from buildds.validate.schemas import JbeItemsModel

@@ -29,34 +29,26 @@ from typing import Any
 import pandas as pd
 
 from buildds.errors import ValidationFailed
-from buildds.extract.jbe.raw import year_of_era
 from buildds.pipeline import atomic_write_text
+from buildds.validate.balance import DEFAULT_BALANCE_BOUNDS, balance_counts, balance_flags
 from buildds.validate.checks import (
-    DEFAULT_BALANCE_BOUNDS,
     ErrorEntry,
     FlagEntry,
-    balance_counts,
-    balance_flags,
     duplicate_statements,
     exclusion_findings,
     exclusion_rows,
     item_ids,
-    subject_order,
     text_findings,
 )
+from buildds.validate.markdown import ids_text, plural, render_markdown
 from buildds.validate.schemas import (
     DATAFRAME_CHECK_COLUMNS,
     JbeItemsModel,
     id_sort_key,
     pa,
-    year_sort_key,
 )
 
 __all__ = ["ValidationReport", "items_frame", "validate_jbe", "write_report"]
-
-#: how many ids a flag group / an error shows in report.md
-MD_FLAG_IDS = 20
-MD_ERROR_IDS = 50
 
 _INT_COLUMNS = ("points", "page")
 
@@ -93,13 +85,13 @@ class ValidationReport:
     def error_lines(self, limit: int = 10) -> list[str]:
         """One line per error, naming the ids (at most ``limit`` of them)."""
         return [f"{e['check']}{f' [{c}]' if (c := e['column']) else ''}: {e['message']} — "
-                f"{_ids_text(e['ids'], limit, whole='whole column' if c else 'whole dataset')}"
+                f"{ids_text(e['ids'], limit, whole='whole column' if c else 'whole dataset')}"
                 for e in self.errors]
 
     def summary_line(self, where: str | Path | None = None) -> str:
         total = self.counts.get("total", 0)
-        line = (f"validated {total:,} items: {_plural(self.error_count, 'error')}, "
-                f"{_plural(self.flag_count, 'flag')}")
+        line = (f"validated {total:,} items: {plural(self.error_count, 'error')}, "
+                f"{plural(self.flag_count, 'flag')}")
         return f"{line} — see {where}" if where is not None else line
 
     def raise_for_errors(self) -> None:
@@ -136,21 +128,10 @@ class ValidationReport:
     def to_markdown(self, title: str = "JBE-QA validation report", *, level: int = 1) -> str:
         """The report for people; ``level=2`` makes the title ``##`` (and every section one
         level deeper) for embedding in another report."""
-        md = _markdown(self, title)
+        md = render_markdown(self, title)
         if level > 1:
             md = re.sub(r"(?m)^#", "#" * level, md)
         return md
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
-def _ids_text(ids: list[str], limit: int, whole: str = "whole column") -> str:
-    if not ids:
-        return whole
-    shown = ", ".join(ids[:limit])
-    return shown + (f" … (+{len(ids) - limit:,} more)" if len(ids) > limit else "")
 
 
 # --------------------------------------------------------------------------- validation
@@ -249,7 +230,7 @@ def schema_errors(df: pd.DataFrame) -> list[ErrorEntry]:
         if "got" in g:
             message += f", got {g['got']}"
         if g["rows"]:
-            message += f" ({_plural(len(g['rows']), 'row')})"
+            message += f" ({plural(len(g['rows']), 'row')})"
         values = sorted(set(g["values"]))
         if values:
             message += ": " + ", ".join(values[:3]) + (" …" if len(values) > 3 else "")
@@ -309,99 +290,3 @@ def write_report(report: ValidationReport, out_dir: str | Path) -> tuple[Path, P
     atomic_write_text(json_path, report.to_json())
     atomic_write_text(md_path, report.to_markdown())
     return json_path, md_path
-
-
-# --------------------------------------------------------------------------- markdown
-def _pct(share: float | None) -> str:
-    return "–" if share is None else f"{100 * share:.1f}%"
-
-
-def _year_label(year: str) -> str:
-    g = year_of_era(year)
-    return f"{year} ({g})" if g is not None else year
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _markdown(r: ValidationReport, title: str) -> str:
-    lo, hi = r.balance_bounds
-    c = r.counts
-    out: list[str] = [f"# {title}", ""]
-    status = "**OK**" if r.ok else "**FAILED**"
-    bound = f"{_pct(lo)}–{_pct(hi)}"
-    headline = (f"{status} — {c.get('total', 0):,} items, {_plural(r.error_count, 'error')}, "
-                f"{_plural(r.flag_count, 'flag')}. Allowed true share per year × subject "
-                f"(also per subject and overall): {bound}.")
-    out += [headline, ""]
-
-    out += ["## Counts", "", "| subject | items | true | false | true share |",
-            "|---|---:|---:|---:|---:|"]
-    def warn(share: float | None) -> str:
-        return " ⚠" if share is not None and not lo <= share <= hi else ""
-
-    for subject, cell in c.get("per_subject", {}).items():
-        out.append(f"| {_md_cell(subject)} | {cell['items']:,} | {cell['true']:,} | "
-                   f"{cell['false']:,} | {_pct(cell['true_share'])}{warn(cell['true_share'])} |")
-    share = c.get("true_share")
-    all_row = (f"| **all** | **{c.get('total', 0):,}** | {c.get('true', 0):,} | "
-               f"{c.get('false', 0):,} | {_pct(share)}{warn(share)} |")
-    out += [all_row, ""]
-
-    per_ys: dict[str, dict[str, Any]] = c.get("per_year_subject", {})
-    subjects = sorted({s for row in per_ys.values() for s in row}, key=subject_order)
-    if per_ys:
-        out += ["## Label balance by year", "",
-                f"True share per year and subject (true/items); ⚠ marks a share outside {bound}.",
-                "",
-                "| year | " + " | ".join(_md_cell(s) for s in subjects) + " |",
-                "|---|" + "---:|" * len(subjects)]
-        for year in sorted(per_ys, key=year_sort_key):
-            cells = []
-            for s in subjects:
-                cell = per_ys[year].get(s)
-                if cell is None:
-                    cells.append("")
-                    continue
-                share = cell["true_share"]
-                cells.append(f"{_pct(share)} ({cell['true']}/{cell['items']}){warn(share)}")
-            out.append(f"| {_md_cell(_year_label(year))} | " + " | ".join(cells) + " |")
-        out.append("")
-
-    total_ex = sum(r.exclusions_by_reason.values())
-    out += [f"## Exclusions ({total_ex:,})", ""]
-    if total_ex:
-        out += ["| reason | count | ids |", "|---|---:|---|"]
-        for reason, n in r.exclusions_by_reason.items():
-            ids = r.exclusion_ids_by_reason.get(reason, [])
-            out.append(f"| {_md_cell(reason)} | {n:,} | {_md_cell(_ids_text(ids, MD_FLAG_IDS))} |")
-    else:
-        out.append("None given.")
-    out.append("")
-
-    out += [f"## Errors ({r.error_count:,})", ""]
-    if not r.errors:
-        out.append("None.")
-    for e in r.errors:
-        column = f" `{e['column']}`" if e["column"] else ""
-        whole = "whole column" if e["column"] else "whole dataset"
-        out.append(f"- **{e['check']}**{column}: {e['message']} — "
-                   f"{_ids_text(e['ids'], MD_ERROR_IDS, whole)}")
-    out.append("")
-
-    out += [f"## Flags ({r.flag_count:,})", ""]
-    if not r.flags:
-        out.append("None.")
-    by_check: dict[str, list[FlagEntry]] = defaultdict(list)
-    for f in r.flags:
-        by_check[f["check"]].append(f)
-    for check in sorted(by_check):
-        group = by_check[check]
-        out += [f"### {check} ({len(group):,})", ""]
-        for f in group[:MD_FLAG_IDS]:
-            out.append(f"- `{f['id']}` — {f['message']}")
-        if len(group) > MD_FLAG_IDS:
-            out.append(f"- … and {len(group) - MD_FLAG_IDS:,} more (all in report.json)")
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from buildds.errors import MissingDependency
-from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import SUBJECTS, JbeExclusionReason, JbeQuestionType
+from buildds.text import year_of_era
 
 try:  # pandera >= 0.24 has the pandas API under pandera.pandas
     import pandera.pandas as pa

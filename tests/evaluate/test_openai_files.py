@@ -198,7 +198,7 @@ def test_highbar_run_sends_the_task_pdf(server, tmp_path):
     """run_eval → highbar requests (attachments with paths) → the backend → the wire."""
     from buildds.evaluate.backends import make_backend
     from buildds.evaluate.runner import run_eval
-    from tests.evaluate.highbar_helpers import KeywordJudge, write_task
+    from tests.evaluate.tasks.highbar.helpers import KeywordJudge, write_task
 
     root = tmp_path / "tasks"
     folder = write_task(root, "t1", document=None)

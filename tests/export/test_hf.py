@@ -24,8 +24,8 @@ from buildds.export.hf import (
     load_jbe_export,
     select_fewshot,
 )
-from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import JbeExclusion, JbeItem
+from buildds.text import year_of_era
 
 SUBJECT_EN = {"憲法": "Constitution", "民法": "Civil Code", "刑法": "Penal Code"}
 

@@ -11,18 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from buildds.extract.pdf.ocr_pages import page_dpi
 from PIL import Image
 
 from buildds.errors import ExtractError, LimitExceeded, PdfError
-from buildds.safeio.archive import open_ooxml
 from buildds.extract.contracts.reader import read_document
 from buildds.extract.docx.reader import extract_docx
 from buildds.extract.ocr.images import image_frames
 from buildds.extract.ocr.job import MAX_PAGE_PIXELS, MIN_OCR_DPI, blank_page, is_blank
-from buildds.extract.ocr.pdf import page_dpi
 from buildds.extract.pdf.lines import extract_pdf
-from buildds.extract.sniff import sniff
 from buildds.safeio import LIMITS
+from buildds.safeio.archive import open_ooxml
+from buildds.safeio.sniff import sniff
 from tests.conftest import simple_pdf_bytes
 from tests.hostile_inputs import (
     CONTENT_TYPES,
@@ -49,7 +49,7 @@ def test_sniffer_reads_only_the_start_of_a_mimetype_bomb(tmp_path: Path) -> None
     bomb = bomb_zip(tmp_path / "bomb.odt", mimetype_zeros=300_000_000)
     assert bomb.stat().st_size < 1_000_000
     run = run_bounded(f"""
-        from buildds.extract.sniff import sniff
+        from buildds.safeio.sniff import sniff
         result = sniff(open({str(bomb)!r}, "rb").read())
     """, memory_mb=1_500)
     assert run["error"] is None
@@ -185,7 +185,7 @@ def test_huge_page_is_refused_without_rendering_it(tmp_path: Path) -> None:
     """Rendered at 300 dpi the page would be 3.6 gigapixels (6 GB measured before)."""
     huge = huge_page_pdf(tmp_path / "huge.pdf")
     run = run_bounded(f"""
-        from buildds.extract.ocr import ocr_pdf_pages
+        from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
         ocr_pdf_pages({str(huge)!r}, [1], lang="eng", processes=1)
     """, memory_mb=2_000)
     assert run["error"].startswith(f"LimitExceeded: {huge}, page 1: page of 14,400 × 14,400 pt")
@@ -195,7 +195,7 @@ def test_huge_page_is_refused_without_rendering_it(tmp_path: Path) -> None:
 @pytest.mark.ocr
 def test_large_page_is_read_at_a_lower_resolution(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from buildds.extract.ocr import pdf as ocr_pdf
+    from buildds.extract.pdf import ocr_pages as ocr_pdf
 
     path = tmp_path / "text.pdf"
     path.write_bytes(make_pdf([(595, 842, b"BT /F1 40 Tf 72 700 Td (HELLO WORLD 2024) Tj ET")]))
@@ -270,7 +270,7 @@ def test_two_thousand_blank_pages_are_not_ocrd(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     import pytesseract
 
-    from buildds.extract.ocr import ocr_pdf_pages
+    from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
 
     def no_tesseract(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("tesseract must not read a blank page")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from click.testing import CliRunner, Result
@@ -319,21 +319,31 @@ def test_echo_failures_limits_the_list(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_failure_lines_put_what_failed_a_pair_first(tmp_path: Path) -> None:
     from buildds.jobs.jbe import JbeReport
+    from buildds.schema import Problem
+    from buildds.schema.jbe_build import JbeMissingPair, JbePairResult
 
     def problem(stage: str, code: str, message: str, page: int | None = None,
-                severity: str = "error") -> dict[str, Any]:
-        return {"stage": stage, "code": code, "message": message, "source": "2019/minpo-mondai.pdf",
-                "page": page, "severity": severity}
+                severity: Literal["error", "warning"] = "error",
+                source: str = "2019/minpo-mondai.pdf") -> Problem:
+        return Problem(stage=stage, code=code, message=message, source=source, page=page,
+                       severity=severity)
 
-    report = JbeReport(out=tmp_path)
-    report.pairs = [{"year": 2019, "subject": "minpo", "status": "failed", "problems": [
-        problem("booklet", "no-slot-marker", "question 3: no answer-slot marker", 4),
-        problem("booklet", "unplaced-text", "text kept", 4, severity="warning"),
-        problem("jbe-xml", "KeyMismatchError", "booklet and key disagree")]},
-        {"year": 2019, "subject": "kenpo", "status": "warning", "problems": [
-            problem("header", "header-not-found", "prints no subject")]}]
-    report.missing = [{"year": 2018, "subject": "keiho", "problems": [
-        {**problem("discover", "missing-seito", "answer key not found"),
-         "source": "2018/keiho-seito.pdf"}]}]
+    def pair(subject: str, status: Literal["ok", "warning", "failed"],
+             *problems: Problem) -> JbePairResult:
+        return JbePairResult(year=2019, subject=subject, booklet=f"2019/{subject}-mondai.pdf",
+                             key=f"2019/{subject}-seito.pdf", status=status, problems=problems)
+
+    report = JbeReport(out=tmp_path, code_version="test")
+    report.pairs = [
+        pair("minpo", "failed",
+             problem("booklet", "no-slot-marker", "question 3: no answer-slot marker", 4),
+             problem("booklet", "unplaced-text", "text kept", 4, severity="warning"),
+             problem("jbe-xml", "KeyMismatchError", "booklet and key disagree")),
+        pair("kenpo", "warning", problem("header", "header-not-found", "prints no subject")),
+        pair("keiho", "failed")]
+    report.missing = [JbeMissingPair(year=2018, subject="keiho", problems=(
+        problem("discover", "missing-seito", "answer key not found",
+                source="2018/keiho-seito.pdf"),))]
     assert report.failure_lines() == ["2018/keiho-seito.pdf: answer key not found",
-                                      "2019/minpo-mondai.pdf: booklet and key disagree"]
+                                      "2019/minpo-mondai.pdf: booklet and key disagree",
+                                      "2019/keiho-mondai.pdf: failed (no reason recorded)"]

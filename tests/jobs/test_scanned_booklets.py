@@ -43,13 +43,14 @@ def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
     out = tmp_path / "out"
     report = build_jbe(years=[2019, 2024], raw=raw, out=out, subjects=["kenpo", "minpo"],
                        xml_only=True, progress=False)
-    built = {(p["year"], p["subject"]): p for p in report.pairs}
+    built = {(p.year, p.subject): p for p in report.pairs}
     assert set(built) == set(SCANS), report.summary_line()
     for (year, subject), pair in built.items():
-        assert pair["status"] == "ok", pair["problems"]
-        counts = pair["counts"]
-        assert counts["ocr_pages"] == counts["pages"]  # every page went through OCR
-        assert counts["ocr_confidence_pct"] >= 80
+        assert pair.status == "ok", pair.problems
+        counts = pair.counts
+        assert counts is not None
+        assert counts.ocr_pages == counts.pages  # every page went through OCR
+        assert (counts.ocr_confidence_pct or 0) >= 80
         booklet, _ = parse_exam_xml((out / "xml" / str(year) / f"{subject}.xml").read_bytes(),
                                     source=f"{year}/{subject}")
         text_doc = extract_pdf(pdf_dir / str(year) / f"{subject}-mondai.pdf", ocr="never")

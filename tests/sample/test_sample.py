@@ -13,8 +13,8 @@ import pytest
 from buildds.errors import MissingDependency
 from buildds.extract.jbe.answers import parse_answer_key
 from buildds.extract.jbe.booklet import parse_booklet
-from buildds.extract.jbe.raw import discover_exam_files, era_of
-from buildds.extract.pdf.lines import extract_pdf, normalise_spaces
+from buildds.extract.jbe.raw import discover_exam_files
+from buildds.extract.pdf.lines import extract_pdf
 from buildds.sample import (
     SAMPLE_DIR,
     SAMPLE_YEAR,
@@ -27,6 +27,7 @@ from buildds.sample import (
 from buildds.sample.content import FORMATS, QUESTIONS, full_marks
 from buildds.sample.typeset_booklet import LINE_CHARS, LINES_PER_PAGE, text_width, wrap
 from buildds.schema import SUBJECTS
+from buildds.text import era_of, normalise_spaces
 
 FILES = [f"{SAMPLE_YEAR}/{s}-{k}.pdf" for s in SUBJECT_CODES for k in ("mondai", "seito")]
 

@@ -309,10 +309,13 @@ def test_summary() -> None:
         question(1, COMBO_WRONG, statements("アイウエオ") + COMBO_OPTS, '<slot no="1" answer="1"/>'),
         question(2, COMBO_WRONG, statements("アイウエオ") + COMBO_OPTS, '<slot no="2"/>'))
     s = summarize(items, excl)
-    assert s["total"] == 5 and s["per_subject"] == {"Civil Code": 5}
-    assert s["true"] == 3 and s["percent_true"] == 60.0
-    assert s["excluded_by_reason"] == {"missing_answer": 1}
-    assert s["excluded_per_subject"] == {"Civil Code": 1}
+    assert s.total == 5 and s.per_subject == {"Civil Code": 5}
+    assert s.true == 3 and s.percent_true == 60.0
+    assert s.excluded_by_reason == {"missing_answer": 1}
+    assert s.excluded_per_subject == {"Civil Code": 1}
+    assert list(s.to_json()) == ["total", "per_subject", "per_question_type", "true",
+                                 "percent_true", "excluded_total", "excluded_by_reason",
+                                 "excluded_per_subject"]
 
 
 # --------------------------------------------------------------------------- real booklets
@@ -337,7 +340,7 @@ def test_real_booklets_2015_2024(tmp_path: Path) -> None:
     assert len({e.id for e in excl}) == len(excl)
     assert not set(ids) & {e.id for e in excl}
     summary = summarize(items, excl)
-    print("\nbuildds:", json.dumps(summary, ensure_ascii=False))
+    print("\nbuildds:", json.dumps(summary.to_json(), ensure_ascii=False))
     print("JBE-QA seed:", json.dumps(SEED_COUNTS, ensure_ascii=False))
 
 

@@ -246,9 +246,9 @@ def test_splits_are_seeded_and_independent_of_input_order() -> None:
 
 
 def test_document_ids_stay_unique_for_same_named_files_in_different_folders() -> None:
-    from buildds.transform.rikai import _document_ids
+    from buildds.transform.rikai.clause_table import document_ids
 
     names = ["a/利用規約.pdf", "b/利用規約.pdf", "c/契約書.docx", "c/契約書.pdf", "d/規程.pdf"]
-    ids = _document_ids(names)
+    ids = document_ids(names)
     assert ids == ["a/利用規約.pdf", "b/利用規約.pdf", "契約書.docx", "契約書.pdf", "規程"]
     assert len(set(ids)) == len(ids)

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from buildds.cli import main
 from buildds.errors import ValidationFailed
-from buildds.extract.jbe.raw import year_of_era
 from buildds.schema import JbeItem
+from buildds.text import year_of_era
 from buildds.validate import JbeItemsModel, validate_jbe, write_report
 from buildds.validate.checks import (
     bad_characters,

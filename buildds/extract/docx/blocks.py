@@ -12,10 +12,10 @@ Split from :mod:`buildds.extract.docx.reader`.
 from __future__ import annotations
 
 from buildds.errors import LimitExceeded
-from buildds.safeio.archive import VIEWS, View
 from buildds.extract.docx.numbering import Counters, Numbering, Styles, join_number
 from buildds.extract.docx.units import Para, Row, Unit
 from buildds.extract.docx.views import number_redline, pair_groups, redline_text, view_groups
+from buildds.safeio.archive import VIEWS, View
 from buildds.schema.contracts import DocBlock, Revision
 
 __all__ = ["BlockBuilder"]

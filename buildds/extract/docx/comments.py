@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from lxml import etree
 
-from buildds.safeio.archive import w_tag
 from buildds.extract.docx.numbering import Numbering, Styles
 from buildds.extract.docx.parts import PartReader
 from buildds.extract.docx.units import CommentAnchor, Unit
+from buildds.safeio.archive import w_tag
 from buildds.schema.contracts import Comment
 
 __all__ = ["comment_text", "read_comments"]

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from buildds.errors import LimitExceeded
-from buildds.safeio.archive import w_tag, w_val
 from buildds.safeio import LIMITS
+from buildds.safeio.archive import w_tag, w_val
 
 __all__ = ["MAX_CHARS", "MAX_LEVEL", "MAX_VALUE", "Counters", "Numbering", "Styles",
            "format_number", "join_number", "xml_int"]

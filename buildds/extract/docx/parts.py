@@ -17,9 +17,9 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from buildds.safeio.archive import M, W, local_name, w_tag, w_val
 from buildds.extract.docx.numbering import Numbering, Styles, xml_int
 from buildds.extract.docx.units import CommentAnchor, Para, Row, Unit, revision
+from buildds.safeio.archive import M, W, local_name, w_tag, w_val
 
 __all__ = ["PartReader"]
 

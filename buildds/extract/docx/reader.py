@@ -36,12 +36,12 @@ from pathlib import Path
 from lxml import etree
 
 from buildds.errors import ExtractError
-from buildds.safeio.archive import OoxmlPackage, R, open_ooxml, w_tag
 from buildds.extract.docx.blocks import BlockBuilder
 from buildds.extract.docx.comments import read_comments
 from buildds.extract.docx.numbering import Numbering, Styles, format_number
 from buildds.extract.docx.parts import PartReader
 from buildds.extract.docx.units import Unit
+from buildds.safeio.archive import OoxmlPackage, R, open_ooxml, w_tag
 from buildds.schema.contracts import Comment, ContractDocument, DocBlock
 from buildds.schema.core import Problem, Source
 

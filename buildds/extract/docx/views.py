@@ -10,9 +10,9 @@ Split from :mod:`buildds.extract.docx.reader`.
 
 from __future__ import annotations
 
-from buildds.safeio.archive import View
 from buildds.extract.docx.numbering import join_number
 from buildds.extract.docx.units import Para, Seg
+from buildds.safeio.archive import View
 
 __all__ = ["number_redline", "pair_groups", "redline_text", "view_groups"]
 

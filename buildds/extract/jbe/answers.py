@@ -18,6 +18,8 @@ The ruled lines would bound the merged cells directly, but :class:`PdfDocument` 
 carry them; the geometry above is exact for centred cells and needs nothing but the words.
 Recoverable oddities become :class:`Problem` records; only a page set without any table
 raises :class:`PdfError`. Pure Python over ~150 words: about 1 ms per key page.
+
+Whether the key belongs to its booklet (same slots, same 配点) is :mod:`.key_checks`.
 """
 
 from __future__ import annotations
@@ -26,15 +28,14 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from buildds.errors import KeyMismatchError, PdfError
-from buildds.extract.pdf.lines import is_page_number, join_wrapped
+from buildds.errors import PdfError
 from buildds.schema import SUBJECTS, AnswerKey, AnswerSlot, PdfDocument, PdfWord, Problem
+from buildds.text import is_page_number, join_wrapped
 
-__all__ = ["ALL_CORRECT_MARKERS", "NOTE_UNORDERED", "check_points", "parse_answer_key", "reconcile"]
+__all__ = ["ALL_CORRECT_MARKERS", "NOTE_UNORDERED", "parse_answer_key"]
 
 #: The 備考 note of a "choose two" question, as the keys print it (on two lines).
 NOTE_UNORDERED = "順不同（部分点なし）"
@@ -399,66 +400,3 @@ def _check(slots: list[AnswerSlot], full_marks: int | None, ctx: _Ctx) -> None:
     total = sum(p or 0 for p in points.values())
     if full_marks is not None and total != full_marks:
         ctx.add("points-sum", f"配点 adds up to {total}, but 満点 is {full_marks}", None)
-
-
-def reconcile(
-    booklet_slots: dict[int, int], key: AnswerKey, *, booklet_name: str
-) -> list[Problem]:
-    """Check that the booklet's answer slots (No → question) are the key's.
-
-    A disagreement means one of the two files was read wrongly or belongs to another
-    year/subject, so pairing them would mislabel answers: raise :class:`KeyMismatchError`
-    naming both files and listing every difference. Returns ``[]`` when they agree."""
-    in_key = {s.no: s.question for s in key.slots}
-    only_booklet = sorted(set(booklet_slots) - set(in_key))
-    only_key = sorted(set(in_key) - set(booklet_slots))
-    moved = sorted(n for n in set(in_key) & set(booklet_slots) if in_key[n] != booklet_slots[n])
-    if not (only_booklet or only_key or moved):
-        return []
-    parts = []
-    if only_booklet:
-        parts.append(f"slots only in the booklet: {_nos(only_booklet)}")
-    if only_key:
-        parts.append(f"slots only in the key: {_nos(only_key)}")
-    if moved:
-        shown = ", ".join(f"No {n} (booklet 問 {booklet_slots[n]}, key 問 {in_key[n]})"
-                          for n in moved[:10])
-        more = f" and {len(moved) - 10} more" if len(moved) > 10 else ""
-        parts.append(f"slots on different questions: {shown}{more}")
-    raise KeyMismatchError(
-        f"question booklet {booklet_name} and answer key {key.source.path} disagree on the "
-        f"answer slots; " + "; ".join(parts),
-        source=booklet_name,
-    )
-
-
-def check_points(
-    booklet_points: dict[int, int], key: AnswerKey, *, booklet_name: str
-) -> list[Problem]:
-    """Check that every question's 配点 in the booklet (``（配点：２）``) is the key's.
-
-    Keys of other years often have the very same slots (民法: 36 or 37 single-slot questions
-    every year) but never the same 配点 on every question, so a disagreement means the key is
-    not this booklet's: raise :class:`KeyMismatchError` naming both files and the questions.
-    Questions the key prints no 配点 for are not compared. Returns ``[]`` when they agree."""
-    in_key: dict[int, int] = {}
-    for s in key.slots:
-        if s.points is not None:
-            in_key.setdefault(s.question, s.points)
-    differ = sorted(q for q in set(booklet_points) & set(in_key)
-                    if booklet_points[q] != in_key[q])
-    if not differ:
-        return []
-    shown = ", ".join(f"問 {q} (booklet {booklet_points[q]}, key {in_key[q]})"
-                      for q in differ[:10])
-    more = f" and {len(differ) - 10} more" if len(differ) > 10 else ""
-    raise KeyMismatchError(
-        f"question booklet {booklet_name} and answer key {key.source.path} disagree on the "
-        f"配点 of {len(differ)} question(s): {shown}{more}; is the key another year's?",
-        source=booklet_name,
-    )
-
-
-def _nos(nos: Sequence[int]) -> str:
-    shown = ", ".join(f"No {n}" for n in nos[:15])
-    return shown + (f" and {len(nos) - 15} more" if len(nos) > 15 else "")

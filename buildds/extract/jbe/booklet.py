@@ -12,7 +12,9 @@ body lines once:
    its statements), a nested view (``ａ．``/``ｂ．``), a section heading standing alone
    (``【事 例】``, ``【語句群】`` …, letter-spacing removed), an option line (``１．ア イ ２．ア エ``,
    ○× grids, ``１．①ア ③ウ``), a lone ``［No.n］``, or the continuation of whatever came
-   before. A continuation is joined without a space (Japanese wraps mid-word).
+   before. A continuation is joined without a space (Japanese wraps mid-word). This walk
+   over the body lines is :mod:`.body`; this module splits the questions, reads the stem and
+   assembles and checks each question.
 
 Numbered lines are options when the stem points at them (``後記１から５までのうちどれか``);
 otherwise they are numbered statements (刑法 ``次の１から５までの各記述``, ``後記１から５までの
@@ -29,7 +31,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from buildds.extract.pdf.lines import join_wrapped
+from buildds.extract.jbe.body import KATAKANA_LABELS, TRAILING_NO, Block, read_body, to_int
 from buildds.schema import (
     ExamBooklet,
     ExamQuestion,
@@ -41,15 +43,13 @@ from buildds.schema import (
     Statement,
     Subject,
 )
+from buildds.text import join_wrapped
 
 __all__ = ["KATAKANA_LABELS", "parse_booklet", "to_int"]
 
 STAGE = "booklet"
-KATAKANA_LABELS = "アイウエオカキクケコサシスセソ"
-_FW_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 _QUESTION = re.compile(r"^〔\s*第\s*([0-9０-９]+)\s*問\s*〕\s*[（(]\s*配点\s*[：:]\s*([0-9０-９]+)\s*[）)]")
-_NO = r"[［\[]\s*No\s*[.．]\s*([0-9０-９]+)\s*[］\]]"
 _SLOT_MARKER = re.compile(
     r"[（(]\s*解答欄は\s*[，、,]?\s*"
     r"(?:(?P<from_label>[ア-ン])から(?P<to_label>[ア-ン])(?:まで)?の順に\s*)?"
@@ -57,40 +57,9 @@ _SLOT_MARKER = re.compile(
     r"\s*(?:(?P<sep>から|[，、,])\s*[［\[]\s*No\s*[.．]\s*(?P<second>[0-9０-９]+)\s*[］\]])?"
     r"\s*(?P<unordered>順\s*不\s*同)?\s*[）)]"
 )
-_LONE_NO = re.compile(rf"^{_NO}$")
-_TRAILING_NO = re.compile(rf"\s*{_NO}\s*$")
-_STATEMENT = re.compile(r"^([ア-ン])[．.]\s*(.*)$")
-_PART = re.compile(r"^([ａ-ｚ])[．.]\s*(.*)$")
-_NUMBERED = re.compile(r"^([１-９]|[0-9]{1,2}|１[０-９])[．.]\s*(.*)$")
-_OPTION_SPLIT = re.compile(r"(?:^|(?<=[^0-9０-９]))([１-９]|[0-9]{1,2})[．.]")
-_HEADING = re.compile(r"^【([^】]{1,8})】$")
 _SUBJECT_HEADER = re.compile(r"^(?:短答式試験問題集\s*)?［\s*(憲\s*法|民\s*法|刑\s*法)\s*］$")
-_SPEAKER = re.compile(
-    r"^(?:教授|学生\s*[Ａ-ＺA-Z]?|[Ａ-ＺA-Z]説|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官|司会|[Ａ-Ｚ])[．.：:]")
 _NUMBERED_STATEMENTS = re.compile(r"後記\s*[１1]\s*から\s*[０-９0-9]+\s*までの各\s*(?:【記述】|記述)")
-_REFERENCE = re.compile(r"^[（(]参照条文[）)]\s*(.*)$")
-_ARTICLE = re.compile(r"^第[０-９0-9一二三四五六七八九十百]+条")
 _REMARK = re.compile(r"((?:なお|ただし)[、，,][^。]*。)")
-
-
-def to_int(text: str) -> int:
-    return int(text.translate(_FW_DIGITS))
-
-
-@dataclass
-class _Block:
-    kind: str  # "statement", "part", "lead_in", "option", "other"
-    label: str
-    lines: list[str] = field(default_factory=list)
-    page: int = 0
-    #: indexes into ``lines`` where a new paragraph starts (speaker turns, word lists)
-    breaks: set[int] = field(default_factory=set)
-    #: a statement is closed once its own ［No.n］ has been read
-    closed: bool = False
-    #: for lead-ins: the label of the statement that follows it
-    before: str | None = None
-    slot: int | None = None
-    parts: list[_Block] = field(default_factory=list)
 
 
 @dataclass
@@ -159,21 +128,6 @@ def _stem_end(lines: list[PdfLine]) -> tuple[int, re.Match[str] | None, str]:
     return -1, None, ""
 
 
-def _left_margin(lines: list[PdfLine]) -> dict[int, float]:
-    """Per page, the x of unindented lines (the most common x0, rounded)."""
-    from collections import Counter
-
-    by_page: dict[int, Counter[float]] = {}
-    for ln in lines:
-        by_page.setdefault(ln.page, Counter())[round(ln.bbox[0])] += 1
-    return {p: float(min(x for x, n in c.items() if n >= max(1, c.most_common(1)[0][1] // 4)))
-            for p, c in by_page.items()}
-
-
-def _char_width(line: PdfLine) -> float:
-    return line.font_size or 10.5
-
-
 def _slots_from_marker(m: re.Match[str]) -> tuple[list[int], str, tuple[str, str] | None]:
     first = to_int(m.group("first"))
     second = m.group("second")
@@ -186,23 +140,7 @@ def _slots_from_marker(m: re.Match[str]) -> tuple[list[int], str, tuple[str, str
     return list(range(first, last + 1)), "per_statement", labels
 
 
-def _parse_options(text: str) -> list[tuple[int, str]]:
-    """Options on one line: ``１．ア イ ２．ア エ``. A number counts as an option number only
-    when it is the next in sequence, so ``１．５倍`` inside an option's text is safe and OCR
-    output without the tab-stop spaces (``１．アイ２．アエ``) still splits."""
-    cuts: list[tuple[int, int, int]] = []
-    for m in _OPTION_SPLIT.finditer(text):
-        number = to_int(m.group(1))
-        if not cuts or number == cuts[-1][2] + 1:
-            cuts.append((m.start(), m.end(), number))
-    out = []
-    for i, (_, end, number) in enumerate(cuts):
-        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
-        out.append((number, text[end:stop].strip()))
-    return out
-
-
-def _join_block(b: _Block) -> str:
+def _join_block(b: Block) -> str:
     """Wrapped lines are joined; paragraph breaks (speaker turns, word-list lines) kept."""
     cuts = sorted({0, *b.breaks, len(b.lines)})
     return "\n".join(join_wrapped(b.lines[a:z]) for a, z in itertools.pairwise(cuts) if a < z)
@@ -210,6 +148,8 @@ def _join_block(b: _Block) -> str:
 
 def _build_question(raw: _RawQuestion, source: str, problems: list[Problem],
                     ocr_pages: frozenset[int] = frozenset()) -> ExamQuestion:
+    """The stem up to its slot marker, then the body's blocks (:func:`.body.read_body`),
+    assembled and checked; without a marker the question's text is all kept as ``other``."""
     lines = raw.lines
     pages = [raw.header_page] + [ln.page for ln in lines]
     idx, marker, stem = _stem_end(lines)
@@ -224,122 +164,18 @@ def _build_question(raw: _RawQuestion, source: str, problems: list[Problem],
     slots, mode, label_range = _slots_from_marker(marker)
     trailing = stem[marker.end():].strip()
     stem = stem[: marker.end()]
-    body = lines[idx + 1:]
     # "後記１から５までのうちどれか" points at options; "後記１から５までの各【記述】" and
     # "次の１から５までの各記述" number the statements themselves.
     numbered_options = "後記" in stem and not _NUMBERED_STATEMENTS.search(stem)
-    margins = _left_margin(body) if body else {}
-
-    blocks: list[_Block] = []
-    current: _Block | None = None
-    in_words = False  # inside 【語句群】: ア．… lines are word choices, not statements
-    expected = 0  # index into KATAKANA_LABELS of the next statement label
-    if trailing:
-        blocks.append(_Block("other", "", [trailing], raw.header_page))
-
-    for line in body:
-        text = line.text
-        # OCR boxes wander by a character or so: there, the label sequence alone decides.
-        indented = (bool(margins) and line.page not in ocr_pages
-                    and line.bbox[0] > margins.get(line.page, 0) + 0.5 * _char_width(line))
-        heading = _HEADING.match(text)
-        if heading:
-            kind = re.sub(r"\s+", "", heading.group(1))
-            in_words = kind == "語句群"
-            if kind == "記述":
-                current = None  # statements follow
-            else:
-                current = _Block("lead_in", kind, [], line.page)
-                blocks.append(current)
-            continue
-        ref = _REFERENCE.match(text)
-        if ref:  # （参照条文）民法 + the article text: context, never part of a statement
-            current = _Block("lead_in", "参照条文", [ref.group(1)] if ref.group(1) else [],
-                             line.page)
-            blocks.append(current)
-            in_words = False
-            continue
-        if current is not None and current.label == "参照条文" and _ARTICLE.match(text):
-            current.breaks.add(len(current.lines))
-        lone = _LONE_NO.match(text)
-        if lone and current is not None and current.kind in ("statement", "part"):
-            owner = current if current.kind == "statement" else _last_statement(blocks)
-            if owner is not None:
-                owner.slot = to_int(lone.group(1))
-                owner.closed = True
-            continue
-        st = _STATEMENT.match(text)
-        if (st and not in_words and not indented
-                and expected < len(KATAKANA_LABELS) and st.group(1) == KATAKANA_LABELS[expected]):
-            expected += 1
-            # An unheaded turn (教授．…) just before a statement is that statement's context.
-            for prev in reversed(blocks):
-                if prev.kind != "lead_in" or prev.before is not None or prev.label:
-                    break
-                if prev.lines and _SPEAKER.match(prev.lines[0]):
-                    prev.before = st.group(1)
-            current = _Block("statement", st.group(1), [], line.page)
-            blocks.append(current)
-            rest = st.group(2)
-            part = _PART.match(rest)
-            if part:
-                sub = _Block("part", part.group(1), [part.group(2)], line.page)
-                current.parts.append(sub)
-                current = sub
-            else:
-                current.lines.append(rest)
-            if _TRAILING_NO.search(rest):
-                current.closed = True
-            continue
-        part = _PART.match(text)
-        owner = _last_statement(blocks) if current is not None and current.kind in (
-            "statement", "part") else None
-        # Views ａ．/ｂ． are indented under their statement; accept the next letter only.
-        if part and owner is not None:
-            wanted = chr(ord(owner.parts[-1].label) + 1) if owner.parts else "ａ"
-            if part.group(1) == wanted:
-                sub = _Block("part", part.group(1), [part.group(2)], line.page)
-                owner.parts.append(sub)
-                current = sub
-                continue
-        num = _NUMBERED.match(text)
-        if num and not indented:
-            if numbered_options:
-                for number, opt_text in _parse_options(text):
-                    current = _Block("option", str(number), [opt_text], line.page)
-                    blocks.append(current)
-            else:
-                current = _Block("statement", str(to_int(num.group(1))), [num.group(2)], line.page)
-                blocks.append(current)
-            in_words = False
-            continue
-        speaker = bool(_SPEAKER.match(text)) and not indented
-        statement_over = current is not None and current.kind in ("statement", "part") and (
-            speaker or (_last_statement(blocks) or current).closed)
-        if current is None or statement_over:
-            current = _Block("lead_in", "", [], line.page)
-            blocks.append(current)
-        elif current.kind == "lead_in" and (speaker or in_words) and current.lines:
-            current.breaks.add(len(current.lines))
-        current.lines.append(text)
-        if current.kind in ("statement", "part") and _TRAILING_NO.search(text):
-            owner = _last_statement(blocks)
-            if owner is not None:
-                owner.closed = True
-
+    blocks = [Block("other", "", [trailing], raw.header_page)] if trailing else []
+    read_body(lines[idx + 1:], numbered_options=numbered_options, ocr_pages=ocr_pages,
+              blocks=blocks)
     return _assemble(raw, stem, slots, mode, label_range, blocks, pages, source, problems)
 
 
-def _last_statement(blocks: list[_Block]) -> _Block | None:
-    for b in reversed(blocks):
-        if b.kind == "statement":
-            return b
-    return None
-
-
-def _finish_statement(b: _Block) -> Statement:
+def _finish_statement(b: Block) -> Statement:
     def strip_slot(text: str) -> tuple[str, int | None]:
-        m = _TRAILING_NO.search(text)
+        m = TRAILING_NO.search(text)
         return (text[: m.start()], to_int(m.group(1))) if m else (text, None)
 
     text, slot = strip_slot(join_wrapped(b.lines))
@@ -352,7 +188,7 @@ def _finish_statement(b: _Block) -> Statement:
 
 
 def _assemble(raw: _RawQuestion, stem: str, slots: list[int], mode: str,
-              label_range: tuple[str, str] | None, blocks: list[_Block], pages: list[int],
+              label_range: tuple[str, str] | None, blocks: list[Block], pages: list[int],
               source: str, problems: list[Problem]) -> ExamQuestion:
     statements: list[Statement] = []
     options: list[Option] = []

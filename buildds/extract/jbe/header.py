@@ -23,8 +23,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
-from buildds.extract.jbe.raw import era_of, era_year
 from buildds.schema import PdfDocument, PdfLine, Problem, Subject
+from buildds.text import era_of, era_year
 
 __all__ = ["TITLE_CHARS", "PrintedHeader", "check_printed", "read_booklet_header",
            "read_key_header"]

@@ -2,7 +2,8 @@
 
 Engine: tesseract (through pytesseract), Japanese model ``jpn`` by default. Every page is
 
-1. rendered with pypdfium2 at ``dpi`` (default 300) in greyscale, in the calling process;
+1. rendered with pypdfium2 at ``dpi`` (default 300) in greyscale, in the calling process
+   (:mod:`buildds.extract.pdf.ocr_pages`; an image file's frames are loaded in greyscale);
 2. cleaned in a worker: a 3×3 median filter (takes out scanner dust and JPEG noise; skipped
    when it would erase thin strokes, see
    :func:`~buildds.extract.ocr.image_cleaning.binarise`) and a global Otsu threshold
@@ -49,35 +50,32 @@ in the upright page's frame.
 Missing pieces raise :class:`~buildds.errors.MissingDependency` before any work starts: no
 pytesseract, no tesseract binary, or no language data, with the apt line to install them.
 
-Modules (every name below is importable from this one):
+The PDF side lives in :mod:`buildds.extract.pdf`, which imports this package and never the
+reverse: :mod:`buildds.extract.pdf.ocr_pages` renders the pages (``ocr_pdf_pages``) and
+:mod:`buildds.extract.pdf.page_task` is the task for a caller's own pool (``ocr_page_task``).
+This package reads images only.
+
+Modules (the names in ``__all__`` are importable from this one; the rest from their module):
 
 - :mod:`buildds.extract.ocr.dependencies` — :func:`check_tesseract`, :data:`APT_LINE`;
-- :mod:`buildds.extract.ocr.job` — the settings a worker gets (``OcrJob``) and :class:`OcrPage`;
+- :mod:`buildds.extract.ocr.job` — the settings a worker gets (``OcrJob``, :func:`make_job`)
+  and :class:`OcrPage`;
 - :mod:`buildds.extract.ocr.image_cleaning` — median filter + Otsu threshold;
 - :mod:`buildds.extract.ocr.tesseract_lines` — tesseract's words → lines with boxes, confidence;
 - :mod:`buildds.extract.ocr.one_image` — clean, read and orientation-check one image;
-- :mod:`buildds.extract.ocr.worker_pool` — one single-threaded tesseract per core;
-- :mod:`buildds.extract.ocr.pdf` — :func:`ocr_pdf_pages`;
+- :mod:`buildds.extract.ocr.worker_pool` — one single-threaded tesseract per core
+  (:func:`run_pages`, :func:`worker_init` for a caller's own pool);
 - :mod:`buildds.extract.ocr.images` — :func:`ocr_image`, :func:`ocr_image_pages`,
-  :func:`ocr_pil_image`;
-- :mod:`buildds.extract.ocr.page_task` — :func:`ocr_page_task` for a caller's own pool;
+  :func:`ocr_pil_image`, :func:`image_frames`;
 - :mod:`buildds.extract.ocr.text` — :func:`tidy_japanese`, :func:`char_accuracy`.
 """
 
 from __future__ import annotations
 
 from buildds.extract.ocr.dependencies import APT_LINE, check_tesseract
-from buildds.extract.ocr.images import image_frames as _image_frames  # noqa: F401
 from buildds.extract.ocr.images import ocr_image, ocr_image_pages, ocr_pil_image
 from buildds.extract.ocr.job import DEFAULT_DPI, DEFAULT_PSM, OcrPage
-from buildds.extract.ocr.job import make_job as _make_job  # noqa: F401
-from buildds.extract.ocr.page_task import ocr_page_task
-from buildds.extract.ocr.pdf import ocr_pdf_pages
 from buildds.extract.ocr.text import char_accuracy, tidy_japanese
-from buildds.extract.ocr.worker_pool import worker_init as _worker_init  # noqa: F401
-
-# The noqa imports keep names importable from here that callers reach through this module
-# (buildds.extract.contracts.ocr_pool: _make_job, _image_frames, _worker_init).
 
 __all__ = [
     "APT_LINE",
@@ -88,8 +86,6 @@ __all__ = [
     "check_tesseract",
     "ocr_image",
     "ocr_image_pages",
-    "ocr_page_task",
-    "ocr_pdf_pages",
     "ocr_pil_image",
     "tidy_japanese",
 ]

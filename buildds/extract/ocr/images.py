@@ -19,7 +19,7 @@ from buildds.extract.ocr.dependencies import check_tesseract
 from buildds.extract.ocr.job import DEFAULT_DPI, DEFAULT_PSM, MAX_PAGE_PIXELS, OcrPage, make_job
 from buildds.extract.ocr.one_image import ocr_one_image
 from buildds.extract.ocr.worker_pool import run_pages, single_thread_tesseract
-from buildds.extract.pdf.lines import MAX_PAGES, check_page_count
+from buildds.extract.page_limit import MAX_PAGES, check_page_count
 from buildds.safeio import LIMITS, open_regular
 
 __all__ = [

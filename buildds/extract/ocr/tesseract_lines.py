@@ -15,8 +15,8 @@ from typing import Any
 
 from buildds.extract.ocr.job import OcrJob, OcrPage, is_japanese
 from buildds.extract.ocr.text import tidy_japanese
-from buildds.extract.pdf.lines import normalise_spaces
 from buildds.schema import BBox, PdfLine
+from buildds.text import normalise_spaces
 
 __all__ = ["build_page"]
 

@@ -1,6 +1,6 @@
 """Text of an OCR reading: Japanese tidying and character accuracy.
 
-Split from :mod:`buildds.extract.ocr` (the engine); nothing here runs tesseract.
+Part of :mod:`buildds.extract.ocr` (the engine); nothing here runs tesseract.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from buildds.extract.pdf.lines import normalise_spaces
+from buildds.text import normalise_spaces
 
 __all__ = ["char_accuracy", "tidy_japanese"]
 
@@ -102,20 +102,41 @@ def tidy_japanese(text: str, *, fullwidth: bool = True) -> str:
     if footer:
         return f"- {footer.group(1)} -"
     if fullwidth:
-        text = _LETTER_LABEL.sub(
-            lambda m: (
-                chr(ord(m.group(1)) + 0xFEE0) + "．"
-                if _is_wide(text[m.end()] if m.end() < len(text) else None)
-                else m.group(0)
-            ),
-            text,
-        )
+        text = _widen_letter_labels(text)
     chars = list(text)
+    _mark_lone_zeros(chars)
+    _widen_punctuation_and_digits(chars, fullwidth)
+    if fullwidth:
+        _widen_capitals(chars)
+    chars = list(_NO_SPACE.sub("", "".join(chars)))
+    return _drop_spaces_by_japanese(chars)
+
+
+def _widen_letter_labels(text: str) -> str:
+    """``a. 当該`` → ``ａ．当該``: a one-letter label before Japanese text."""
+    return _LETTER_LABEL.sub(
+        lambda m: (
+            chr(ord(m.group(1)) + 0xFEE0) + "．"
+            if _is_wide(text[m.end()] if m.end() < len(text) else None)
+            else m.group(0)
+        ),
+        text,
+    )
+
+
+def _mark_lone_zeros(chars: list[str]) -> None:
+    """``〇`` (the kanji zero) away from kanji numerals becomes the mark ``○``, in place."""
     for i, ch in enumerate(chars):
         if ch == "〇" and not (
             _at(chars, i - 1) in _KANJI_NUMERALS or _at(chars, i + 1) in _KANJI_NUMERALS
         ):
             chars[i] = "○"
+
+
+def _widen_punctuation_and_digits(chars: list[str], fullwidth: bool) -> None:
+    """ASCII punctuation next to Japanese text, and (``fullwidth``) single digits there,
+    become full-width, in place; repeated until nothing changes, since a widened character
+    makes its neighbours Japanese context."""
     changed = True
     while changed:
         changed = False
@@ -141,14 +162,22 @@ def tidy_japanese(text: str, *, fullwidth: bool = True) -> str:
             ):
                 chars[i] = chr(ord(ch) + 0xFEE0)
                 changed = True
-    if fullwidth:
-        joined = "".join(chars)
-        for m in reversed(list(_UPPER_RUN.finditer(joined))):
-            left = _neighbour(chars, m.start(), -1)
-            right = _neighbour(chars, m.end() - 1, 1)
-            if _is_wide(left) or _is_wide(right):
-                chars[m.start() : m.end()] = [chr(ord(c) + 0xFEE0) for c in m.group()]
-    chars = list(_NO_SPACE.sub("", "".join(chars)))
+
+
+def _widen_capitals(chars: list[str]) -> None:
+    """One to three capital letters standing alone next to Japanese text (``AB間``) become
+    full-width, in place."""
+    joined = "".join(chars)
+    for m in reversed(list(_UPPER_RUN.finditer(joined))):
+        left = _neighbour(chars, m.start(), -1)
+        right = _neighbour(chars, m.end() - 1, 1)
+        if _is_wide(left) or _is_wide(right):
+            chars[m.start() : m.end()] = [chr(ord(c) + 0xFEE0) for c in m.group()]
+
+
+def _drop_spaces_by_japanese(chars: list[str]) -> str:
+    """The text without the spaces next to a Japanese character, unless the other side is a
+    Latin letter."""
     out: list[str] = []
     for i, ch in enumerate(chars):
         if ch == " ":
@@ -173,9 +202,6 @@ def _open_bracket(chars: list[str], i: int) -> str | None:
                 return ch
             depth -= 1
     return None
-
-
-
 
 
 # --------------------------------------------------------------------------- accuracy
@@ -209,6 +235,3 @@ def char_accuracy(hypothesis: str, reference: str) -> float:
     if not ref:
         return 1.0 if not hyp else 0.0
     return max(0.0, 1.0 - _levenshtein(hyp, ref) / len(ref))
-
-
-# --------------------------------------------------------------------------- one image

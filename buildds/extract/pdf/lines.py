@@ -10,15 +10,16 @@ What this module guarantees:
   (ASCII and full-width spaces, tabs) collapsed to one ASCII space, as pdfplumber prints them;
 * page furniture — running headers, footers and page numbers (``- 3 -``, ``3``, ``3/10``,
   ``Page 3``) — is moved from ``lines`` to ``furniture``, never deleted;
-* a page without a text layer goes through OCR (:mod:`buildds.extract.ocr`) when ``ocr`` allows;
+* a page without a text layer goes through OCR (:mod:`buildds.extract.pdf.ocr_pages`) when
+  ``ocr`` allows;
 * a file that is empty, not a PDF, truncated, corrupt or encrypted raises :class:`PdfError`
   naming the file (and the page, where one page is at fault); one that is not a regular file
   (a FIFO, a device, a link to ``/dev/zero``) is refused before it is read, and one with more
   than ``max_pages`` pages (``--max-pages``) raises :class:`LimitExceeded` before any page is
-  read.
+  read (both checked by :func:`~buildds.extract.pdf.document.open_pdf`).
 
-:func:`join_wrapped` re-joins wrapped lines without inserting spaces between Japanese
-characters.
+Wrapped lines are re-joined by :func:`buildds.text.join_wrapped` (no space between Japanese
+characters).
 """
 
 from __future__ import annotations
@@ -26,120 +27,29 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from buildds.errors import LimitExceeded, PdfError
-from buildds.extract.sniff import describe, read_regular
-from buildds.safeio import LIMITS
+from buildds.errors import PdfError
+from buildds.extract.page_limit import MAX_PAGES
+from buildds.extract.pdf.document import open_pdf
 from buildds.schema import BBox, PdfDocument, PdfLine, PdfPage, PdfWord, Source
+from buildds.text import is_page_number, normalise_spaces
 
-__all__ = ["MAX_PAGES", "check_page_count", "extract_pdf", "is_page_number", "join_wrapped",
-           "normalise_spaces", "open_pdf"]
+__all__ = ["OcrMode", "extract_pdf", "reading_order", "split_furniture"]
 
 OcrMode = Literal["auto", "never", "always"]
 
-_SPACES = re.compile(r"[ \t\u3000\u00a0\u2002-\u200a]+")
-_PAGE_NUMBER = re.compile(
-    r"^(?:[-－‐─―–—]\s*\d+\s*[-－‐─―–—]|\d+|\d+\s*/\s*\d+|(?:page|Page|PAGE)\s*\d+(?:\s*of\s*\d+)?"
-    r"|[（(]\s*\d+\s*[)）]|第\s*\d+\s*頁)$"
-)
 # A page with fewer printable characters than this is treated as having no text layer.
 _MIN_TEXT_CHARS = 8
-#: pages of one document read at most (``--max-pages``): every page costs a text pass, and a
-#: scan's pages an OCR run each, so a tiny file of 100,000 blank pages must not take hours
-MAX_PAGES = LIMITS["pages"].default
-
-
-def normalise_spaces(text: str) -> str:
-    """Collapse runs of spaces (ASCII, full-width, tabs) to one ASCII space and strip."""
-    return _SPACES.sub(" ", text).strip()
-
-
-def is_page_number(text: str) -> bool:
-    return bool(_PAGE_NUMBER.match(text.strip()))
-
-
-def _is_ascii_word_char(ch: str) -> bool:
-    return ch.isascii() and (ch.isalnum() or ch in ",.;:)]%")
-
-
-def join_wrapped(parts: Iterable[str]) -> str:
-    """Join wrapped lines: no space between Japanese characters (the line break is not a
-    word break in Japanese), one space between Latin words, and hyphenated English words
-    re-joined."""
-    out = ""
-    for part in parts:
-        part = part.strip()
-        if not part:
-            continue
-        if not out:
-            out = part
-        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and part[0].islower():
-            out = out[:-1] + part
-        elif _is_ascii_word_char(out[-1]) and part[0].isascii() and part[0].isalnum():
-            out += " " + part
-        else:
-            out += part
-    return out
 
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def check_page_count(count: int, max_pages: int | None, name: str, what: str = "pages") -> None:
-    """Raise :class:`LimitExceeded` (naming ``--max-pages``) when ``count`` is over the limit
-    (``None``: no limit)."""
-    if max_pages is not None and count > max_pages:
-        raise LimitExceeded(f"number of {what}", f"{count:,}", f"{max_pages:,}",
-                            option=LIMITS["pages"].option, source=name)
-
-
-def open_pdf(
-    path: Path, *, password: str | None = None, display_name: str | None = None,
-    max_pages: int | None = None,
-) -> tuple[pdfium.PdfDocument, bytes]:
-    """Open a PDF after checking it is one (and, given ``max_pages``, that it has at most
-    that many pages); every failure names the file."""
-    name = display_name or str(path)
-    data = read_regular(path, name, PdfError)
-    if not data:
-        raise PdfError("file is empty (0 bytes)", source=name)
-    head = data[:1024]
-    if b"%PDF-" not in head:
-        kind = describe(data)
-        raise PdfError(f"not a PDF (the file starts like {kind}); check the download", source=name)
-    if b"%%EOF" not in data[-2048:]:
-        raise PdfError(
-            "file is truncated (no %%EOF marker at the end); download it again", source=name
-        )
-    try:
-        doc = pdfium.PdfDocument(data, password=password)
-    except pdfium.PdfiumError as exc:
-        code = getattr(exc, "err_code", None)
-        if code == pdfium_c.FPDF_ERR_PASSWORD:
-            if password:
-                raise PdfError("the password given does not open this PDF", source=name) from exc
-            raise PdfError(
-                "PDF is encrypted: a password is needed (pass --password)", source=name
-            ) from exc
-        if code == pdfium_c.FPDF_ERR_SECURITY:
-            raise PdfError("PDF uses an unsupported security handler", source=name) from exc
-        raise PdfError(f"corrupt PDF, pdfium cannot parse it ({exc})", source=name) from exc
-    if len(doc) == 0:
-        doc.close()
-        raise PdfError("PDF has no pages", source=name)
-    try:
-        check_page_count(len(doc), max_pages, name)
-    except LimitExceeded:
-        doc.close()
-        raise
-    return doc, data
 
 
 def _page_lines(page: pdfium.PdfPage, number: int, height: float) -> list[PdfLine]:
@@ -187,7 +97,8 @@ def _page_words(page: pdfium.PdfPage, height: float) -> list[PdfWord]:
         textpage.close()
 
 
-def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
+def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
+    """``lines`` sorted top to bottom by row, then left to right within a row."""
     # Lines whose vertical centres are within a third of a line height belong to one row.
     def key(line: PdfLine) -> tuple[float, float]:
         mid = (line.bbox[1] + line.bbox[3]) / 2
@@ -196,7 +107,7 @@ def _reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     return sorted(lines, key=key)
 
 
-def _split_furniture(
+def split_furniture(
     pages: Sequence[list[PdfLine]], heights: Sequence[float]
 ) -> list[tuple[list[PdfLine], list[PdfLine]]]:
     """Separate page numbers and running headers/footers from body lines.
@@ -285,7 +196,7 @@ def extract_pdf(
             printable = sum(len(ln.text) for ln in lines)
             if ocr == "always" or (ocr == "auto" and printable < _MIN_TEXT_CHARS):
                 needs_ocr.append(number)
-            raw_pages.append(_reading_order(lines))
+            raw_pages.append(reading_order(lines))
             sizes.append((width, height))
             page_words.append(wl)
     finally:
@@ -293,16 +204,16 @@ def extract_pdf(
 
     confidences: dict[int, float] = {}
     if needs_ocr:
-        from buildds.extract.ocr import ocr_pdf_pages
+        from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
 
         for number, ocr_page in ocr_pdf_pages(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
             source_path=name,
         ).items():
-            raw_pages[number - 1] = _reading_order(list(ocr_page.lines))
+            raw_pages[number - 1] = reading_order(list(ocr_page.lines))
             confidences[number] = ocr_page.confidence
 
-    split = _split_furniture(raw_pages, [h for _, h in sizes])
+    split = split_furniture(raw_pages, [h for _, h in sizes])
     pages = tuple(
         PdfPage(
             number=i + 1,

@@ -15,7 +15,6 @@ clause whose penalty words are not all understood yields no tier (it counts agai
 
 Modules (every name below is importable from this package):
 
-- :mod:`.cjk_numerals` — 十五 → 15, 一年六个月 → 18 months;
 - :mod:`.cn_law_text` — the 刑法 markdown as articles and paragraphs;
 - :mod:`.cn_penalty_clauses` — 处… penalties, 罚金 rules and tier conditions of a paragraph;
 - :mod:`.cn_penalty_references` — a provision's tiers, following 依照…的规定处罚 / 对犯X罪的;
@@ -38,7 +37,6 @@ from buildds.inject_errors.statutes.charge_aliases import (
     resolve_charge,
 )
 from buildds.inject_errors.statutes.charge_tables import load_charge_articles, load_confusable
-from buildds.inject_errors.statutes.cjk_numerals import cn_duration_months, cn_numeral
 from buildds.inject_errors.statutes.cn_charge_tiers import charge_tiers as charge_tiers
 from buildds.inject_errors.statutes.cn_charge_tiers import named_paragraph as named_paragraph
 from buildds.inject_errors.statutes.cn_law_text import split_cn_articles
@@ -81,8 +79,6 @@ __all__ = [
     "charge_index",
     "charge_key",
     "classify_condition",
-    "cn_duration_months",
-    "cn_numeral",
     "expand_charge_name",
     "jp_text_from_html",
     "jp_text_from_jsonl",

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from buildds.errors import ExtractError
-from buildds.inject_errors.statutes.cjk_numerals import cn_numeral
 from buildds.safeio.files import read_side_file
 from buildds.safeio.json_strict import loads_strict
+from buildds.text import cn_numeral
 
 __all__ = ["load_charge_articles", "load_confusable"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from buildds.inject_errors.statutes.cjk_numerals import cn_numeral
+from buildds.text import cn_numeral
 
 __all__ = ["split_cn_articles"]
 

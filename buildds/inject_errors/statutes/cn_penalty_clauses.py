@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from buildds.inject_errors.statutes.cjk_numerals import NUMERAL, cn_duration_months, cn_numeral
 from buildds.schema.statutes import FineRule, PenaltyRange, SentencingTier, TierCondition, TierKind
+from buildds.text import NUMERAL, cn_duration_months, cn_numeral
 
 __all__ = [
     "CN_GENERAL_LIMITS",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from buildds.inject_errors.statutes.cjk_numerals import cn_numeral
 from buildds.inject_errors.statutes.cn_penalty_clauses import parse_cn_clauses
 from buildds.schema.statutes import SentencingTier
+from buildds.text import cn_numeral
 
 __all__ = ["Provision", "article_tiers", "penalty_refs", "provision_tiers", "punishing_provisions"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from buildds.inject_errors.statutes.cjk_numerals import NUMERAL, cn_numeral
 from buildds.schema.statutes import ChargeProfile
+from buildds.text import NUMERAL, cn_numeral
 
 __all__ = ["parse_cn_thresholds", "with_thresholds"]
 

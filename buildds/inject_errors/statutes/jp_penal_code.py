@@ -12,7 +12,6 @@ import re
 from datetime import date
 from pathlib import Path
 
-from buildds.inject_errors.statutes.cjk_numerals import cn_duration_months, cn_numeral
 from buildds.schema.statutes import (
     ChargeProfile,
     FineRule,
@@ -22,6 +21,7 @@ from buildds.schema.statutes import (
     TierCondition,
     TierKind,
 )
+from buildds.text import cn_duration_months, cn_numeral
 
 __all__ = [
     "JP_FINE_MIN_YEN",

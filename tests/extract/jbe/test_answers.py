@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import KeyMismatchError, PdfError
-from buildds.extract.jbe.answers import NOTE_UNORDERED, parse_answer_key, reconcile
+from buildds.extract.jbe.answers import NOTE_UNORDERED, parse_answer_key
+from buildds.extract.jbe.key_checks import reconcile
 from buildds.extract.pdf.lines import extract_pdf
 from buildds.sample.typeset_key import typeset_answer_key
 from buildds.schema import AnswerSlot, PdfDocument, PdfPage, PdfWord, Source

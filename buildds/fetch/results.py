@@ -1,0 +1,44 @@
+"""What :func:`~buildds.fetch.fetch_jbe` returns: the files downloaded, skipped and failed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["FetchFailure", "FetchResult", "FetchedFile"]
+
+
+@dataclass(frozen=True)
+class FetchedFile:
+    """A file that was downloaded, or found already present."""
+
+    path: str  #: relative to dest, e.g. ``2015/kenpo-mondai.pdf``
+    url: str | None
+    sha256: str | None  #: None for a present file nobody has a checksum for
+
+
+@dataclass(frozen=True)
+class FetchFailure:
+    """A file that could not be fetched, and why."""
+
+    path: str
+    url: str | None
+    reason: str
+
+
+@dataclass
+class FetchResult:
+    dest: Path
+    manifest: Path  #: the source manifest that was read
+    downloaded: list[FetchedFile] = field(default_factory=list)
+    skipped: list[FetchedFile] = field(default_factory=list)
+    failed: list[FetchFailure] = field(default_factory=list)
+
+    def summary_line(self) -> str:
+        n = len(self.downloaded)
+        return (f"fetched {n} file{'' if n == 1 else 's'}, {len(self.skipped)} already present, "
+                f"{len(self.failed)} failed")
+
+    def failure_lines(self) -> list[str]:
+        """One line per failed file: ``<path>: <reason> (<url>)``."""
+        return [f"{f.path}: {f.reason}" + (f" ({f.url})" if f.url else "") for f in self.failed]

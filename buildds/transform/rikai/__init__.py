@@ -1,0 +1,51 @@
+"""Clauses + annotations → LegalRikai-style items (seed 000): clause classification
+(multi-label, ~500 labels) and clause revision (alert + guidelines → reference revision).
+
+* :func:`view_blocks` gives a document's blocks in one view (``original`` = every tracked
+  change rejected) so :func:`buildds.transform.clauses.split_clauses` cuts that view;
+* :func:`clause_table` flattens (document, clauses) pairs into rows, one per clause, each
+  with a stable ``id`` and its provenance (file, page, block range);
+* :func:`load_annotations` reads a CSV or JSONL annotation file;
+* :func:`classification_items` / :func:`revision_items` join annotations to clauses on
+  (``document_id``, clause ``number``) — or ``clause_id`` — and return the items together with
+  every problem (unknown label, clause without labels, annotation without a clause,
+  incomplete revision row): nothing is dropped silently;
+* :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded.
+
+A ``document_id`` is the input file's stem (``業務委託契約書``); when two inputs share a stem
+(the .docx and the .pdf of one contract) each gets its full file name instead. Annotations
+may name a document either way.
+
+The package: :mod:`.clause_table` (views, ids, the clause rows), :mod:`.annotations`
+(reading annotation files), :mod:`.items` (annotations joined to clauses), :mod:`.splits`.
+The reject record :class:`~buildds.schema.contracts.ItemProblem` lives in the schema.
+"""
+
+from buildds.schema.contracts import ItemProblem
+from buildds.transform.rikai.annotations import Annotation, load_annotations
+from buildds.transform.rikai.clause_table import View, clause_input_text, clause_table, view_blocks
+from buildds.transform.rikai.items import (
+    LABELLED_KINDS,
+    ItemsResult,
+    classification_items,
+    label_frequencies,
+    revision_items,
+)
+from buildds.transform.rikai.splits import SPLITS, split_items
+
+__all__ = [
+    "LABELLED_KINDS",
+    "SPLITS",
+    "Annotation",
+    "ItemProblem",
+    "ItemsResult",
+    "View",
+    "classification_items",
+    "clause_input_text",
+    "clause_table",
+    "label_frequencies",
+    "load_annotations",
+    "revision_items",
+    "split_items",
+    "view_blocks",
+]
