@@ -4,17 +4,36 @@ headline, the counts per subject and per year × subject, exclusions, errors and
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from buildds.text import year_of_era
 from buildds.validate.balance import subject_order
-from buildds.validate.checks import FlagEntry
+from buildds.validate.checks import ErrorEntry, FlagEntry
 from buildds.validate.schemas import year_sort_key
 
-if TYPE_CHECKING:
-    from buildds.validate.report import ValidationReport
+__all__ = ["MD_ERROR_IDS", "MD_FLAG_IDS", "ValidationReportLike", "ids_text", "plural",
+           "render_markdown"]
 
-__all__ = ["MD_ERROR_IDS", "MD_FLAG_IDS", "ids_text", "plural", "render_markdown"]
+class ValidationReportLike(Protocol):
+    """What the markdown reads of a :class:`~buildds.validate.report.ValidationReport` (a
+    protocol, so this module does not import the report's)."""
+
+    errors: list[ErrorEntry]
+    flags: list[FlagEntry]
+    counts: dict[str, Any]
+    exclusions_by_reason: dict[str, int]
+    exclusion_ids_by_reason: dict[str, list[str]]
+    balance_bounds: tuple[float, float]
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def error_count(self) -> int: ...
+
+    @property
+    def flag_count(self) -> int: ...
+
 
 #: how many ids a flag group / an error shows in report.md
 MD_FLAG_IDS = 20
@@ -46,7 +65,7 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(r: ValidationReport, title: str) -> str:
+def render_markdown(r: ValidationReportLike, title: str) -> str:
     lo, hi = r.balance_bounds
     c = r.counts
     out: list[str] = [f"# {title}", ""]
