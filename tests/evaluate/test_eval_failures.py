@@ -18,8 +18,8 @@ from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.redact import redact_url, url_secrets
 from buildds.evaluate.tasks.jbe import load_jbe_data
 from buildds.schema.evaluation import ChatRequest, ChatResult
-from tests.evaluate.tasks.highbar.helpers import write_task
 from tests.evaluate.openai_server import OpenAITestServer
+from tests.evaluate.tasks.highbar.helpers import write_task
 
 
 def _export(sample_export: Path, folder: Path, markers: list[str]) -> Path:
