@@ -5,6 +5,7 @@ graded on lawyer-authored binary criteria by two judges, with escalation to a la
 * :mod:`.formats` — the task set's files and their YAML schemas (criteria, reviews …);
 * :mod:`.files` — reading those files and the source documents safely;
 * :mod:`.judging` — judge prompts, strict verdict parsing, disagreements and escalations;
+* :mod:`.escalations` — the disagreement log and the blind escalation entries of an answer;
 * :mod:`.scoring` — criteria met, pass rate, the High Bar subset, attempt-based pass rate;
 * :mod:`.report` — the leaderboard in the seed's layout, and plots;
 * :mod:`.task` — :class:`HighBarTask`, what the runner uses.

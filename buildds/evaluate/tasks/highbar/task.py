@@ -22,7 +22,7 @@ from typing import Any
 from buildds.errors import BuildError
 from buildds.evaluate.prompts import render_template, template_sha256
 from buildds.evaluate.tasks.base import TaskBase
-from buildds.evaluate.tasks.highbar import judging, report, scoring
+from buildds.evaluate.tasks.highbar import escalations, judging, report, scoring
 from buildds.evaluate.tasks.highbar.taskset import (
     HighBarTaskSpec,
     Review,
@@ -126,7 +126,7 @@ def _no_answer(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def _judged(item: Mapping[str, Any], answer: str,
             grades: Mapping[str, Mapping[str, judging.Grade]]
-            ) -> tuple[dict[str, Any], judging.SampleLogs]:
+            ) -> tuple[dict[str, Any], escalations.SampleLogs]:
     """The parsed verdicts of one answer and its log lines."""
     spec: HighBarTaskSpec = item["spec"]
     sha = answer_sha256(answer)
@@ -150,7 +150,7 @@ def _judged(item: Mapping[str, Any], answer: str,
             "score": f.score, "source": f.source, "escalated": f.escalate,
             "judges": {j: g.as_dict() for j, g in f.judges.items()}} for f in form},
     }
-    return parsed, judging.sample_logs(str(item["id"]), spec, answer, sha, crit, form)
+    return parsed, escalations.sample_logs(str(item["id"]), spec, answer, sha, crit, form)
 
 
 def _jsonl(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from buildds.evaluate.tasks.highbar.escalations import blind_labels, sample_logs
 from buildds.evaluate.tasks.highbar.judging import (
     Grade,
-    blind_labels,
     parse_criterion_verdict,
     parse_form_score,
     resolve_criteria,
     resolve_form,
-    sample_logs,
     task_passes,
 )
 from buildds.evaluate.tasks.highbar.taskset import Criterion, Review, default_rubrics

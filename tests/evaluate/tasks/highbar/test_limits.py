@@ -18,8 +18,8 @@ from buildds.evaluate.backends import make_backend
 from buildds.evaluate.backends.replay import ReplayBackend
 from buildds.evaluate.runner import run_eval
 from buildds.evaluate.tasks.highbar import load_taskset
-from tests.evaluate.tasks.highbar.helpers import KeywordJudge, write_task
 from tests.evaluate.openai_server import OpenAITestServer
+from tests.evaluate.tasks.highbar.helpers import KeywordJudge, write_task
 
 SECRET_TEXT = "TOPSECRET-shadow-line"
 

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.runner import run_eval
+from buildds.evaluate.tasks.rikai.data import load_rikai_data
 from buildds.evaluate.tasks.rikai.revision import (
     ASPECTS,
     build_requests,
@@ -22,7 +23,6 @@ from buildds.evaluate.tasks.rikai.revision import (
     parse_judgment,
     render_judge_prompt,
 )
-from buildds.evaluate.tasks.rikai.data import load_rikai_data
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
 N_ROWS = 14
