@@ -60,7 +60,6 @@ def _problem(code: str, message: str, source: str, severity: Literal["error", "w
     return Problem(stage=STAGE, code=code, message=message, source=source, severity=severity)
 
 
-
 def read_judge(path: str | Path, *, encoding: str | None = None,
                max_line_bytes: int | None = None, seen: dict[str, str] | None = None
                ) -> Iterator[Judgment | JudgmentReject]:
