@@ -19,7 +19,8 @@ carry them; the geometry above is exact for centred cells and needs nothing but 
 Recoverable oddities become :class:`Problem` records; only a page set without any table
 raises :class:`PdfError`. Pure Python over ~150 words: about 1 ms per key page.
 
-Whether the key belongs to its booklet (same slots, same 配点) is :mod:`.key_checks`.
+Its numbering checks, and whether it belongs to its booklet (same slots, same 配点), are in
+:mod:`.key_checks`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from buildds.errors import PdfError
+from buildds.extract.jbe.key_checks import check_numbering
 from buildds.schema import SUBJECTS, AnswerKey, AnswerSlot, PdfDocument, PdfWord, Problem
 from buildds.text import is_page_number, join_wrapped
 
@@ -359,7 +361,7 @@ def parse_answer_key(doc: PdfDocument, *, year: int, subject: str) -> AnswerKey:
     if full_marks is None:
         ctx.add("missing-full-marks", "no 満点 found", None, "warning")
     slots.sort(key=lambda s: s.no)
-    _check(slots, full_marks, ctx)
+    ctx.problems.extend(check_numbering(slots, full_marks, source=source))
     return AnswerKey(year=year, subject=subj, source=doc.source, full_marks=full_marks,
                      slots=tuple(slots), problems=tuple(ctx.problems))
 
@@ -378,25 +380,3 @@ def _full_marks(words: list[_W]) -> int | None:
         if value is not None:
             return value
     return None
-
-
-def _check(slots: list[AnswerSlot], full_marks: int | None, ctx: _Ctx) -> None:
-    """Nos run 1..N without gaps or repeats; questions run 1..Q; 配点 adds up to 満点."""
-    nos = [s.no for s in slots]
-    if nos != list(range(1, len(nos) + 1)):
-        missing = sorted(set(range(1, max(nos, default=0) + 1)) - set(nos))
-        repeated = sorted({n for n in nos if nos.count(n) > 1})
-        ctx.add("slot-numbering", f"slot Nos do not run 1..{len(nos)}: missing {missing}, "
-                f"repeated {repeated}", None)
-    order: list[int] = []
-    points: dict[int, int | None] = {}
-    for s in slots:
-        if s.question not in points:
-            order.append(s.question)
-            points[s.question] = s.points
-    if order != list(range(1, len(order) + 1)):
-        ctx.add("question-numbering", f"questions do not run 1..{len(order)} in slot order: "
-                f"{order}", None)
-    total = sum(p or 0 for p in points.values())
-    if full_marks is not None and total != full_marks:
-        ctx.add("points-sum", f"配点 adds up to {total}, but 満点 is {full_marks}", None)

@@ -1,6 +1,10 @@
-"""Does an answer key belong to its booklet? Its answer slots must sit on the booklet's
-questions (:func:`reconcile`) and its 配点 must be the booklet's (:func:`check_points`);
-otherwise a :class:`KeyMismatchError` names both files and every difference.
+"""Is an answer key whole, and does it belong to its booklet?
+
+* :func:`check_numbering` — the key on its own: slot Nos and questions run 1..N, the 配点
+  add up to the 満点 (problems, not exceptions);
+* :func:`reconcile` — its answer slots sit on the booklet's questions, and
+  :func:`check_points` — its 配点 are the booklet's; otherwise a :class:`KeyMismatchError`
+  names both files and every difference.
 """
 
 from __future__ import annotations
@@ -8,9 +12,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from buildds.errors import KeyMismatchError
-from buildds.schema import AnswerKey, Problem
+from buildds.schema import AnswerKey, AnswerSlot, Problem
 
-__all__ = ["check_points", "reconcile"]
+__all__ = ["check_numbering", "check_points", "reconcile"]
+
+
+def check_numbering(slots: list[AnswerSlot], full_marks: int | None, *,
+                    source: str) -> list[Problem]:
+    """Nos run 1..N without gaps or repeats; questions run 1..Q; 配点 adds up to 満点."""
+    problems: list[Problem] = []
+
+    def add(code: str, message: str) -> None:
+        problems.append(Problem(stage="answers", code=code, message=message, source=source))
+
+    nos = [s.no for s in slots]
+    if nos != list(range(1, len(nos) + 1)):
+        missing = sorted(set(range(1, max(nos, default=0) + 1)) - set(nos))
+        repeated = sorted({n for n in nos if nos.count(n) > 1})
+        add("slot-numbering", f"slot Nos do not run 1..{len(nos)}: missing {missing}, "
+            f"repeated {repeated}")
+    order: list[int] = []
+    points: dict[int, int | None] = {}
+    for s in slots:
+        if s.question not in points:
+            order.append(s.question)
+            points[s.question] = s.points
+    if order != list(range(1, len(order) + 1)):
+        add("question-numbering", f"questions do not run 1..{len(order)} in slot order: "
+            f"{order}")
+    total = sum(p or 0 for p in points.values())
+    if full_marks is not None and total != full_marks:
+        add("points-sum", f"配点 adds up to {total}, but 満点 is {full_marks}")
+    return problems
 
 
 def reconcile(
