@@ -3,6 +3,8 @@
 Stages import records from ``buildds.schema``; they never redefine them.
 
 * :mod:`.core` — provenance, problems, PDF text, the JBE exam and its items;
+* :mod:`.jbe_build` — what a ``buildds jbe`` run passes between its stages and reports (a
+  booklet's build result, missing pairs, rejects, totals, stale corrections);
 * :mod:`.contracts` — normalised contract documents (blocks, tracked changes, comments) and
   clauses;
 * :mod:`.judgments` — criminal judgments and injected errors;
@@ -16,9 +18,11 @@ from buildds.schema.core import *
 from buildds.schema.core import __all__ as _core_all
 from buildds.schema.evaluation import *
 from buildds.schema.evaluation import __all__ as _evaluation_all
+from buildds.schema.jbe_build import *
+from buildds.schema.jbe_build import __all__ as _jbe_build_all
 from buildds.schema.judgments import *
 from buildds.schema.judgments import __all__ as _judgments_all
 from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
-__all__ = [*_core_all, *_contracts_all, *_judgments_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604
+__all__ = [*_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604
