@@ -43,7 +43,7 @@ _ALL = [
     Limit("side_file_bytes", 64 * 1024 * 1024, "bytes", None,
           "bytes of one manifest, corrections, annotations, labels, rejects, profile or "
           "previous report file"),
-    # eval (evaluate/backends/http_transport.py, evaluate/tasks/highbar/files.py)
+    # eval (evaluate/backends/http_transport/, evaluate/tasks/highbar/files.py)
     Limit("response_bytes", 16 * 1024 * 1024, "bytes", "--max-response-bytes",
           "bytes of one HTTP response from a model endpoint (decoded)"),
     Limit("document_bytes", 64 * 1024 * 1024, "bytes", "--max-document-bytes",
