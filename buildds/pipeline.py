@@ -1,4 +1,4 @@
-"""Stage runner plumbing: content-hash cache, counts, rejects, atomic writes, a process pool.
+"""Stage runner plumbing: content-hash cache, rejects, atomic writes, a process pool.
 
 * :func:`atomic_write_bytes` / :func:`atomic_write_text` write a temp file in the target's
   folder and rename it over the target, so a killed run never leaves half a file; the file
@@ -6,9 +6,9 @@
   (:mod:`buildds.staging`).
 * :class:`Cache` stores a stage's output under ``<build>/.cache/<stage>/<key>``, where the key
   is a hash of the stage name, its code version, its options and its inputs' content hashes
-  (:func:`cache_key`). A re-run with nothing changed finds every key and does no work.
-* :class:`StageStats` counts what a stage forwarded and what it dropped, by reason;
-  :class:`Rejects` collects every dropped record with its reason and source, written as
+  (:func:`cache_key`; the code version hashes the files that
+  :func:`buildds.code_version.code_files` finds). A re-run with nothing changed finds every key and does no work.
+* :class:`Rejects` collects every dropped record with its reason and source, written as
   ``rejects.jsonl`` — nothing is dropped silently.
 * :func:`run_parallel` maps a picklable function over work items on a local process pool
   (one process per core by default) and yields results in input order, so outputs do not
@@ -24,9 +24,7 @@ import hashlib
 import json
 import os
 import secrets
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,7 +34,6 @@ from buildds.safeio.hashing import sha256_bytes, sha256_file, sha256_stream
 __all__ = [
     "Cache",
     "Rejects",
-    "StageStats",
     "atomic_write_bytes",
     "atomic_write_text",
     "cache_key",
@@ -188,28 +185,6 @@ class Cache:
     def put(self, stage: str, key: str, value: Any) -> None:
         if self.enabled:
             atomic_write_text(self._path(stage, key), canonical_json(value))
-
-
-@dataclass
-class StageStats:
-    """What one stage forwarded and dropped (by reason)."""
-
-    stage: str
-    forwarded: int = 0
-    dropped: Counter[str] = field(default_factory=Counter)
-
-    def forward(self, n: int = 1) -> None:
-        self.forwarded += n
-
-    def drop(self, reason: str, n: int = 1) -> None:
-        self.dropped[reason] += n
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "stage": self.stage,
-            "forwarded": self.forwarded,
-            "dropped": dict(sorted(self.dropped.items())),
-        }
 
 
 class Rejects:

@@ -1,1 +1,11 @@
-"""Whole builds: one function per CLI command, composing the stages."""
+"""Whole builds: one function per CLI command, composing the stages.
+
+* :mod:`.jbe` (stage 1: booklets → XML), :mod:`.jbe_dataset` (stage 2: XML → items →
+  export), :mod:`.jbe_report`, :mod:`.jbe_checks` — ``buildds jbe``;
+* :mod:`.contracts` — ``buildds contracts``; :mod:`.judgments` — ``buildds judgments``;
+* :mod:`.failures` — the one-line failure messages every build prints.
+
+This package itself exports nothing: import from its modules.
+"""
+
+__all__: list[str] = []

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.pipeline import (
     Rejects,
@@ -51,18 +52,13 @@ __all__ = ["ContractsReport", "build_contracts", "code_version"]
 STAGE = "contracts"
 Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
-_CODE_FILES = (
-    "schema/core.py", "schema/contracts.py", "safeio/archive.py", "safeio/sniff.py",
-    "safeio/xml.py",
-    "extract/contracts/*.py", "extract/docx/*.py", "extract/pdf/*.py", "extract/ocr/*.py",
-    "extract/page_limit.py",
-    "text/*.py", "transform/clauses/*.py", "transform/rikai/*.py",
-    "export/common.py", "export/rikai.py", "export/cards/rikai.md.j2", "jobs/contracts.py",
-)
+#: the code of the build: this job and every buildds module it imports (buildds.code_version),
+#: and the card's template
+_CODE = (("buildds.jobs.contracts",), ("export/cards/rikai.md.j2",))
 
 
 def code_version() -> str:
-    return package_code_version(_CODE_FILES)
+    return package_code_version(code_files(*_CODE))
 
 
 @dataclass

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.extract.jbe.raw import FIRST_YEAR, ExamFiles, discover_exam_files
 from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies, years_text
@@ -63,25 +64,16 @@ if TYPE_CHECKING:
 __all__ = ["JbeReport", "PairTask", "build_jbe", "build_pair", "code_version", "jbe_rejects"]
 
 STAGE = "jbe-xml"
-_CODE_FILES = (
-    "schema/core.py",
-    "schema/jbe_build.py",
-    "extract/pdf/*.py",
-    "extract/page_limit.py",
-    "safeio/sniff.py",
-    "safeio/xml.py",
-    "text/*.py",
-    "extract/ocr/*.py",
-    "extract/jbe/*.py",
-    "export/xml.py",
-    "export/schemas/jbe_exam.xsd",
-    "jobs/jbe.py",
-)
+#: the code that makes the XML: these modules and every buildds module they import
+#: (buildds.code_version), this job's own file and the XML schema
+_CODE = (("buildds.extract.jbe", "buildds.extract.pdf", "buildds.export.xml",
+          "buildds.schema.jbe_build"),
+         ("jobs/jbe.py", "export/schemas/jbe_exam.xsd"))
 
 
 def code_version() -> str:
     """Hash of the code that produces the XML: editing any of it invalidates the cache."""
-    return package_code_version(_CODE_FILES)
+    return package_code_version(code_files(*_CODE))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from buildds.code_version import code_files
 from buildds.pipeline import (
     Cache,
     cache_key,
@@ -32,17 +33,16 @@ from buildds.transform.corrections import Correction, corrections_digest, correc
 __all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
 
 STAGE = "jbe-items"
-_CODE_FILES = ("schema/core.py", "schema/jbe_build.py", "export/xml.py",
-               "transform/jbe_items.py", "transform/corrections.py", "text/*.py",
-               "safeio/xml.py", "jobs/jbe_dataset.py")
-_EXPORT_CODE = ("export/hf.py", "export/common.py", "export/cards/jbe.md.j2", "validate/report.py",
-                "validate/checks.py", "validate/balance.py", "validate/markdown.py",
-                "validate/schemas.py")
+#: the code that makes a booklet's items from its XML, and the code of the export
+#: (modules with every buildds module they import — buildds.code_version — and data files)
+_CODE = (("buildds.transform.jbe_items", "buildds.transform.corrections", "buildds.export.xml",
+          "buildds.schema.jbe_build"), ("jobs/jbe_dataset.py",))
+_EXPORT_CODE = (("buildds.export.hf", "buildds.validate.report"), ("export/cards/jbe.md.j2",))
 MARKER = ".dataset-fingerprint"
 
 
 def items_code_version() -> str:
-    return package_code_version(_CODE_FILES)
+    return package_code_version(code_files(*_CODE))
 
 
 @dataclass
@@ -127,7 +127,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         "items": [i.model_dump(mode="json") for i in outcome.items],
         "exclusions": [e.model_dump(mode="json") for e in outcome.exclusions],
         "seed": seed, "balance": list(balance), "provenance": provenance,
-        "code": [items_code_version(), package_code_version(_EXPORT_CODE)],
+        "code": [items_code_version(), package_code_version(code_files(*_EXPORT_CODE))],
     })
     outcome.fingerprint = sha256_bytes(payload.encode("utf-8"))[:32]
 

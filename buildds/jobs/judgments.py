@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS, SkipInjection
 from buildds.inject_errors.tiers import charge_profile
@@ -67,17 +68,13 @@ DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
 LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
-_CODE_FILES = (
-    "schema/judgments.py", "schema/judgments_report.py", "schema/statutes.py",
-    "extract/judgments/*.py", "extract/json_lines.py", "safeio/text_decoding.py",
-    "safeio/json_strict.py", "text/*.py", "inject_errors/*.py", "inject_errors/statutes/*.py",
-    "validate/arbench.py", "export/common.py", "export/arbench.py", "export/cards/arbench.md.j2",
-    "jobs/judgments.py",
-)
+#: the code of the build: this job and every buildds module it imports (buildds.code_version),
+#: and the card's template
+_CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",))
 
 
 def code_version() -> str:
-    return package_code_version(_CODE_FILES)
+    return package_code_version(code_files(*_CODE))
 
 
 @dataclass

@@ -7,7 +7,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
   booklet's build result, missing pairs, rejects, totals, stale corrections);
 * :mod:`.contracts` — normalised contract documents (blocks, tracked changes, comments) and
   clauses;
-* :mod:`.judgments` — criminal judgments and injected errors;
+* :mod:`.judgments` — criminal judgments and injected errors; :mod:`.judgments_report` —
+  what a ``buildds judgments`` run reports and rejects (input entries, counts, rejects);
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
 * :mod:`.evaluation` — backend requests/results and scored samples.
 """
@@ -22,7 +23,10 @@ from buildds.schema.jbe_build import *
 from buildds.schema.jbe_build import __all__ as _jbe_build_all
 from buildds.schema.judgments import *
 from buildds.schema.judgments import __all__ as _judgments_all
+from buildds.schema.judgments_report import *
+from buildds.schema.judgments_report import __all__ as _judgments_report_all
 from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
-__all__ = [*_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604
+__all__ = [*_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all,
+           *_judgments_report_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604
