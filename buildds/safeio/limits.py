@@ -50,7 +50,7 @@ _ALL = [
           "bytes of one High Bar task-set file (document, YAML, instructions)"),
     Limit("line_bytes", 16 * 1024 * 1024, "bytes", "--max-line-bytes",
           "bytes of one line of a JSON-lines input (one record)"),
-    # documents (safeio/archive.py, docx_numbering.py, pdf.py, ocr_pdf.py, ocr_images.py)
+    # documents (safeio/archive.py, extract/docx/numbering.py, extract/pdf/, extract/ocr/images.py)
     Limit("archive_members", 10_000, "members", None, "members of one .docx/.odt zip"),
     Limit("archive_total_bytes", 200 * 1024 * 1024, "bytes", None,
           "uncompressed bytes of all members of one .docx/.odt zip"),
