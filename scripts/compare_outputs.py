@@ -2,7 +2,7 @@
 
 Used to show that a refactoring leaves every output byte-identical:
 
-    python scripts/compare_outputs.py build SRC_TREE OUT_DIR     # e.g. a worktree of main
+    python scripts/compare_outputs.py build SRC_TREE OUT_DIR [--pin-code-version]
     python scripts/compare_outputs.py compare OUT_A OUT_B
 
 ``build`` runs the CLI of the buildds in ``SRC_TREE`` (``python -m buildds`` with
@@ -17,7 +17,12 @@ absolute path, timings) are masked and listed apart. The code version — the ha
 changes by design — is written into reports, cards and manifests, as are the fingerprints and
 cache keys derived from it; a differing text file whose differences all lie in such hex digests
 is reported apart as "differs only in code-version hashes", with its count of masked digests,
-so that nothing else can hide there. Exit 0 when nothing else differs.
+so that nothing else can hide there, and the distinct digests that changed are listed.
+``build --pin-code-version`` takes even that away: every job's code version is the same
+constant (a ``sitecustomize`` on the build's ``PYTHONPATH`` replaces
+``buildds.pipeline.package_code_version`` before any job imports it), so two trees that make
+the same outputs give byte-identical files, fingerprints included. Exit 0 when nothing
+differs beyond paths and timings (and code-version hashes, when not pinned).
 """
 
 from __future__ import annotations
@@ -89,10 +94,20 @@ def _runs(out: Path) -> list[tuple[str, list[str]]]:
     return runs
 
 
-def build(src: Path, out: Path) -> int:
+PIN = """import buildds.pipeline
+buildds.pipeline.package_code_version = lambda names: "pinned-code-ver"
+"""
+
+
+def build(src: Path, out: Path, pin: bool = False) -> int:
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, PYTHONPATH=str(src.resolve()), PYTHONHASHSEED="0")
+    path = [str(src.resolve())]
+    if pin:
+        (out / "_pin").mkdir(exist_ok=True)
+        (out / "_pin" / "sitecustomize.py").write_text(PIN, encoding="utf-8")
+        path.insert(0, str(out / "_pin"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), PYTHONHASHSEED="0")
     log = out / "_runs.log"
     with log.open("w", encoding="utf-8") as fh:
         for name, args in _runs(out):
@@ -126,6 +141,7 @@ def _masked(data: bytes) -> tuple[bytes, int]:
 def compare(a: Path, b: Path) -> int:
     fa, fb = _files(a), _files(b)
     same, volatile, masked, differ = [], [], [], []
+    pairs: set[tuple[bytes, bytes]] = set()
     for rel in sorted(set(fa) | set(fb)):
         if rel not in fa or rel not in fb:
             differ.append(f"only in {'B' if rel not in fa else 'A'}: {rel}")
@@ -140,7 +156,9 @@ def compare(a: Path, b: Path) -> int:
             continue
         (ma, na), (mb, nb) = _masked(da), _masked(db)
         if ma == mb:
-            masked.append(f"{rel} ({na} digests)")
+            changed = [(x, y) for x, y in zip(HEX.findall(da), HEX.findall(db)) if x != y]
+            pairs.update(changed)
+            masked.append(f"{rel} ({len(changed)} of {na} digests)")
         else:
             differ.append(f"differs: {rel}")
     print(f"{len(same)} files byte-identical")
@@ -150,6 +168,9 @@ def compare(a: Path, b: Path) -> int:
     print(f"{len(masked)} files differ only in code-version hashes (after paths and timings):")
     for line in masked:
         print(f"  {line}")
+    print(f"the {len(pairs)} distinct digests that changed (A → B):")
+    for x, y in sorted(pairs):
+        print(f"  {x.decode()} → {y.decode()}")
     print(f"{len(differ)} files differ otherwise:")
     for line in differ:
         print(f"  {line}")
@@ -157,8 +178,8 @@ def compare(a: Path, b: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 3 and argv[0] == "build":
-        return build(Path(argv[1]), Path(argv[2]))
+    if len(argv) in (3, 4) and argv[0] == "build" and argv[3:] in ([], ["--pin-code-version"]):
+        return build(Path(argv[1]), Path(argv[2]), pin=len(argv) == 4)
     if len(argv) == 3 and argv[0] == "compare":
         return compare(Path(argv[1]), Path(argv[2]))
     print(__doc__, file=sys.stderr)

@@ -66,7 +66,7 @@ def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
         accuracy = char_accuracy(ocr_text, ref_text)
         print(f"{year} {subject}: {same}/{len(want)} questions identical in structure, "
               f"statement character accuracy {accuracy:.4f}, OCR confidence "
-              f"{counts['ocr_confidence_pct']}%")
+              f"{counts.ocr_confidence_pct}%")
         assert accuracy >= 0.95
     data = json.loads((out / "report.json").read_text("utf-8"))
     assert data["totals"]["failed"] == 0
