@@ -9,7 +9,11 @@ Used to show that a refactoring leaves every output byte-identical:
 ``PYTHONPATH=SRC_TREE``) on the bundled sample (jbe + the offline baselines' eval + validate)
 and, where ``../shared`` exists, on the real inputs: JBE 2015–2024, one scanned booklet
 (OCR), a set of real contracts (Word with tracked changes, PDF, scan, image, .odt), the JuDGE
-judgments (AR-Bench) with an appellate-review eval, and the High Bar sample with mock judges.
+judgments (AR-Bench) with an appellate-review eval, and the High Bar sample with mock judges;
+then runs that must fail (a missing year, a booklet that is not a PDF, another year's key,
+contracts that are not what their names say, bad JSON lines, an unknown model, a missing
+path) and every command's ``--help``. Each run's exit status, stdout and stderr are kept in
+``console/<run>.txt`` and compared like the files.
 
 ``compare`` lists every file of both trees (caches excluded) and reports each one that is
 missing or differs. Differences that two runs of the same code show (the output folder's
@@ -99,6 +103,39 @@ buildds.pipeline.package_code_version = lambda names: "pinned-code-ver"
 """
 
 
+def _bad_inputs(out: Path) -> list[tuple[str, list[str]]]:
+    """Runs that must fail, and say so the same way: their console output is compared too."""
+    bad = out / "_bad"
+    (bad / "jbe" / "2019").mkdir(parents=True, exist_ok=True)
+    (bad / "jbe" / "2019" / "kenpo-mondai.pdf").write_bytes(b"<html>not a pdf</html>\n")
+    (bad / "contracts").mkdir(exist_ok=True)
+    (bad / "contracts" / "text.docx").write_text("just text\n", encoding="utf-8")
+    (bad / "contracts" / "zip.pdf").write_bytes(b"PK\x03\x04" + b"\0" * 40)
+    (bad / "judgments.jsonl").write_text('{"text_id": "x"}\n{not json\n', encoding="utf-8")
+    sample = "buildds/sample/pdf/2025"
+    if not (bad / "jbe" / "2019" / "kenpo-seito.pdf").exists():
+        (bad / "jbe" / "2019" / "kenpo-seito.pdf").write_bytes(
+            (Path(sample) / "kenpo-seito.pdf").read_bytes())  # another year's key
+    runs = [
+        ("bad-jbe-no-year", ["jbe", "--years", "2014", "--raw", "buildds/sample/pdf",
+                             "--out", str(out / "bad-jbe-no-year")]),
+        ("bad-jbe-files", ["jbe", "--years", "2019", "--subjects", "kenpo", "--raw",
+                           str(bad / "jbe"), "--out", str(out / "bad-jbe-files")]),
+        ("bad-contracts", ["contracts", str(bad / "contracts" / "text.docx"),
+                           str(bad / "contracts" / "zip.pdf"), "--out",
+                           str(out / "bad-contracts")]),
+        ("bad-judgments", ["judgments", str(bad / "judgments.jsonl"), "--law", str(bad),
+                           "--confusable", str(bad / "judgments.jsonl"), "--out",
+                           str(out / "bad-judgments")]),
+        ("bad-eval-model", ["eval", str(out / "sample"), "--model", "nonsense:x", "--out",
+                            str(out / "bad-eval")]),
+        ("bad-validate", ["validate", str(bad / "missing"), "--out", str(out / "bad-val")]),
+        ("limits", ["limits"]),
+    ]
+    return runs + [(f"help-{c}", [c, "--help"]) for c in
+                   ("jbe", "contracts", "judgments", "eval", "validate", "fetch", "limits")]
+
+
 def build(src: Path, out: Path, pin: bool = False) -> int:
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -109,11 +146,16 @@ def build(src: Path, out: Path, pin: bool = False) -> int:
         path.insert(0, str(out / "_pin"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), PYTHONHASHSEED="0")
     log = out / "_runs.log"
+    console = out / "console"
+    console.mkdir(exist_ok=True)
     with log.open("w", encoding="utf-8") as fh:
-        for name, args in _runs(out):
+        for name, args in _runs(out) + _bad_inputs(out):
             proc = subprocess.run([sys.executable, "-m", "buildds", *args], cwd=src, env=env,
                                   capture_output=True, text=True)
-            fh.write(f"## {name}: exit {proc.returncode}\n{proc.stdout}{proc.stderr}\n")
+            text = f"exit {proc.returncode}\n## stdout\n{proc.stdout}## stderr\n{proc.stderr}"
+            fh.write(f"## {name}: {text}\n")
+            # what a user sees is an output too (progress bars aside: they draw on a terminal)
+            (console / f"{name}.txt").write_text(text, encoding="utf-8")
             print(f"{name}: exit {proc.returncode}", flush=True)
     return 0
 
