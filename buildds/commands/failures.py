@@ -2,7 +2,7 @@
 then how many more there are and where the full list is.
 
 A line is ``<file>[, page N]: <reason>``, as a report's ``failure_lines()`` gives it
-(:func:`buildds.jobs.failures.failure_line`, re-exported here).
+(:func:`buildds.jobs.failures.failure_line`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from pathlib import Path
 
 import click
 
-from buildds.jobs.failures import failure_line
-
-__all__ = ["echo_failures", "failure_line"]
+__all__ = ["echo_failures"]
 
 
 def echo_failures(lines: Sequence[str], limit: int = 5, *,

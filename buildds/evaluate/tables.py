@@ -1,8 +1,8 @@
 """Markdown-table helpers every leaderboard shares: setting names, number cells, escaped
 text cells and a leaderboard's title lines.
 
-Below both :mod:`buildds.evaluate.report` and the tasks (:mod:`buildds.evaluate.tasks.base`
-re-exports them), so neither imports the other for them.
+Below both :mod:`buildds.evaluate.report` and the tasks' reports, so neither imports the
+other for them.
 """
 
 from __future__ import annotations

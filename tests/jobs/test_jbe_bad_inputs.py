@@ -306,7 +306,8 @@ def test_balance_is_checked_like_validate(raw: Path, tmp_path: Path, value: str,
 
 
 def test_echo_failures_limits_the_list(capsys: pytest.CaptureFixture[str]) -> None:
-    from buildds.commands.failures import echo_failures, failure_line
+    from buildds.commands.failures import echo_failures
+    from buildds.jobs.failures import failure_line
 
     lines = [failure_line(f"f{i}.pdf", i or None, "bad") for i in range(7)]
     assert lines[:2] == ["f0.pdf: bad", "f1.pdf, page 1: bad"]

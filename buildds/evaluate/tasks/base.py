@@ -29,7 +29,7 @@ from buildds.errors import BuildError
 from buildds.evaluate.tables import fmt_metric, leaderboard_head, md_cell, shot_name
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
-__all__ = ["TaskBase", "fmt_metric", "leaderboard_head", "md_cell", "shot_name"]
+__all__ = ["TaskBase"]
 
 
 class TaskBase:

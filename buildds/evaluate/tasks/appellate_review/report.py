@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tasks.base import leaderboard_head, md_cell
+from buildds.evaluate.tables import leaderboard_head, md_cell
 
 __all__ = ["plot_confusion_matrix", "plot_macro_f1", "render_leaderboard"]
 

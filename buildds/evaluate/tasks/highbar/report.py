@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from buildds.evaluate.report import grouped_bars, new_figure, png_bytes
-from buildds.evaluate.tasks.base import leaderboard_head, md_cell
+from buildds.evaluate.tables import leaderboard_head, md_cell
 from buildds.evaluate.tasks.highbar.scoring import (
     RUNS,
     attempt_pass_rate,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tasks.base import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
 
 __all__ = ["plot_label_counts", "plot_summary", "render_leaderboard"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tasks.base import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
 from buildds.evaluate.tasks.rikai.revision_judging import ASPECT_TITLES, ASPECTS
 
 __all__ = ["ORACLE", "plot_run", "plot_summary", "render_leaderboard"]
