@@ -21,7 +21,8 @@ from buildds.safeio import LIMITS, check_regular_file, load_yaml_strict, read_by
 from buildds.safeio.names import printable_name
 
 __all__ = ["DEFAULT_MAX_DOCUMENT_BYTES", "NATIVE_SUFFIXES", "TEXT_SUFFIXES", "Document",
-           "DocumentRefused"]
+           "DocumentRefused", "check_document_name", "document_names", "load_document",
+           "parse_yaml_file", "path_exists", "read_file_bytes", "read_text_file"]
 
 TEXT_SUFFIXES = {".md": "text/markdown", ".txt": "text/plain"}
 NATIVE_SUFFIXES = {
@@ -49,7 +50,7 @@ class Document:
     text: str
 
 
-def _read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
+def read_file_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
     """The bytes of a regular file inside ``root`` (:class:`ExtractError` otherwise)."""
     try:
         return read_bytes_limited(path, max_bytes=max_bytes, root=root, option=_LIMIT_OPTION)
@@ -59,12 +60,12 @@ def _read_bytes(path: Path, root: Path, max_bytes: int) -> bytes:
 
 def _read_utf8(path: Path, root: Path, max_bytes: int) -> str:
     try:
-        return _read_bytes(path, root, max_bytes).decode("utf-8")
+        return read_file_bytes(path, root, max_bytes).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BuildError("not UTF-8 text", source=str(path)) from exc
 
 
-def _exists(path: Path) -> bool:
+def path_exists(path: Path) -> bool:
     """Whether there is anything at ``path`` (a dangling link or a FIFO too: those are
     refused by name rather than taken for missing)."""
     return os.path.lexists(path)
@@ -90,11 +91,11 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _parse(model: type[BaseModel], path: Path, default: Any = None, *,
-           max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> Any:
+def parse_yaml_file(model: type[BaseModel], path: Path, default: Any = None, *,
+                    max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> Any:
     """``model`` validated from the YAML file at ``path`` (``default`` when absent), a
     regular file inside ``path``'s folder."""
-    if not _exists(path):
+    if not path_exists(path):
         if default is not None:
             return default
         raise BuildError("missing file", source=str(path))
@@ -134,7 +135,7 @@ class DocumentRefused(Exception):
     """A document that is not a regular file inside its task folder, or is too large."""
 
 
-def _load_document(path: Path, name: str, root: Path, max_bytes: int) -> Document:
+def load_document(path: Path, name: str, root: Path, max_bytes: int) -> Document:
     """One document of the task folder ``root``; :class:`DocumentRefused` when safeio
     refuses it (then nothing of it has been read)."""
     suffix = path.suffix.lower()
@@ -143,11 +144,11 @@ def _load_document(path: Path, name: str, root: Path, max_bytes: int) -> Documen
         known = ", ".join(sorted({*TEXT_SUFFIXES, *NATIVE_SUFFIXES}))
         raise BuildError(f"unsupported document type {suffix or '(none)'!r} (supported: "
                          f"{known})", source=str(path))
-    if not _exists(path):
+    if not path_exists(path):
         raise BuildError("missing document (listed in task.yaml)", source=str(path))
     try:
         real = check_regular_file(path, root=root)
-        data = _read_bytes(real, root, max_bytes)
+        data = read_file_bytes(real, root, max_bytes)
     except ExtractError as exc:
         raise DocumentRefused(printable_name(str(exc))) from exc
     fmt, text = _document_text(path, real, data)
@@ -158,7 +159,7 @@ def _load_document(path: Path, name: str, root: Path, max_bytes: int) -> Documen
                     format=fmt, text=text)
 
 
-def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
+def document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
     docs = folder / "documents"
     if meta.documents is not None:
         names = list(meta.documents)
@@ -174,7 +175,7 @@ def _document_names(folder: Path, meta: TaskMeta, task_yaml: Path) -> list[str]:
     return names
 
 
-def _check_document_name(name: str, task_yaml: Path) -> None:
+def check_document_name(name: str, task_yaml: Path) -> None:
     """A listed document must be a file name inside documents/ (no folders, no ``..``):
     :class:`DocumentRefused` otherwise, nothing read."""
     if not name or Path(name).name != name or name in (".", ".."):
@@ -182,9 +183,9 @@ def _check_document_name(name: str, task_yaml: Path) -> None:
                               "file name inside documents/; refused, nothing read")
 
 
-def _read_text_file(path: Path, *, required: bool,
-                    max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> str | None:
-    if not _exists(path):
+def read_text_file(path: Path, *, required: bool,
+                   max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> str | None:
+    if not path_exists(path):
         if required:
             raise BuildError("missing file", source=str(path))
         return None

@@ -36,12 +36,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from buildds.evaluate.prompts import render_template
-from buildds.evaluate.tasks.highbar.taskset import (
-    Criterion,
-    FormRubric,
-    HighBarTaskSpec,
-    Review,
-)
+from buildds.evaluate.tasks.highbar.formats import Criterion, FormRubric, Review
+from buildds.evaluate.tasks.highbar.taskset import HighBarTaskSpec
 from buildds.schema.evaluation import ChatMessage, ChatRequest
 
 __all__ = [

@@ -23,13 +23,8 @@ from buildds.errors import BuildError
 from buildds.evaluate.prompts import render_template, template_sha256
 from buildds.evaluate.tasks.base import TaskBase
 from buildds.evaluate.tasks.highbar import escalations, judging, report, scoring
-from buildds.evaluate.tasks.highbar.taskset import (
-    HighBarTaskSpec,
-    Review,
-    TaskSet,
-    answer_sha256,
-    load_taskset,
-)
+from buildds.evaluate.tasks.highbar.formats import Review, answer_sha256
+from buildds.evaluate.tasks.highbar.taskset import HighBarTaskSpec, TaskSet, load_taskset
 from buildds.pipeline import canonical_json, sha256_bytes
 from buildds.safeio import loads_strict
 from buildds.schema.evaluation import (

@@ -17,45 +17,28 @@ from buildds.evaluate.tasks.highbar.files import (
     DEFAULT_MAX_DOCUMENT_BYTES,
     Document,
     DocumentRefused,
-    _check_document_name,
-    _document_names,
-    _exists,
-    _load_document,
-    _parse,
-    _read_bytes,
-    _read_text_file,
+    check_document_name,
+    document_names,
+    load_document,
+    parse_yaml_file,
+    path_exists,
+    read_file_bytes,
+    read_text_file,
 )
 from buildds.evaluate.tasks.highbar.formats import (
-    CRITERION_KINDS,
     ID_PATTERN,
     CriteriaFile,
     Criterion,
-    FormRubric,
     FormRubrics,
     Review,
     ReviewsFile,
     TaskMeta,
     TaskSetMeta,
-    answer_sha256,
     default_rubrics,
-    review_key,
 )
 from buildds.pipeline import canonical_json
 
-__all__ = [
-    "CRITERION_KINDS",
-    "Criterion",
-    "Document",
-    "FormRubric",
-    "FormRubrics",
-    "HighBarTaskSpec",
-    "Review",
-    "TaskSet",
-    "answer_sha256",
-    "default_rubrics",
-    "load_taskset",
-    "review_key",
-]
+__all__ = ["HighBarTaskSpec", "TaskSet", "load_taskset"]
 
 log = logging.getLogger(__name__)
 
@@ -111,16 +94,17 @@ def load_task(folder: Path, *, max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BY
                          source=str(folder))
     limit = max_document_bytes
     task_yaml = folder / "task.yaml"
-    meta: TaskMeta = _parse(TaskMeta, task_yaml, max_bytes=limit)
-    criteria: CriteriaFile = _parse(CriteriaFile, folder / "criteria.yaml", max_bytes=limit)
-    instructions = _read_text_file(folder / "instructions.md", required=True,
-                                   max_bytes=limit) or ""
+    meta: TaskMeta = parse_yaml_file(TaskMeta, task_yaml, max_bytes=limit)
+    criteria: CriteriaFile = parse_yaml_file(CriteriaFile, folder / "criteria.yaml",
+                                             max_bytes=limit)
+    instructions = read_text_file(folder / "instructions.md", required=True,
+                                  max_bytes=limit) or ""
     error = None
     try:
-        names = _document_names(folder, meta, task_yaml)
+        names = document_names(folder, meta, task_yaml)
         for n in names:
-            _check_document_name(n, task_yaml)
-        documents = tuple(_load_document(folder / "documents" / n, n, folder, limit)
+            check_document_name(n, task_yaml)
+        documents = tuple(load_document(folder / "documents" / n, n, folder, limit)
                           for n in names)
     except DocumentRefused as exc:
         documents = ()
@@ -130,7 +114,7 @@ def load_task(folder: Path, *, max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BY
         id=folder.name, title=meta.title, instructions=instructions,
         criteria=tuple(criteria.criteria), documents=documents,
         jurisdiction=meta.jurisdiction, area=meta.area, max_tokens=meta.max_tokens,
-        answer_key=_read_text_file(folder / "answer_key.md", required=False, max_bytes=limit),
+        answer_key=read_text_file(folder / "answer_key.md", required=False, max_bytes=limit),
         error=error)
 
 
@@ -139,9 +123,9 @@ def _task_folders(root: Path) -> list[Path]:
     for sub in sorted(root.iterdir()):
         if not sub.is_dir() or sub.name.startswith((".", "_")):
             continue
-        if _exists(sub / "task.yaml"):  # a FIFO or a link is refused by name when read
+        if path_exists(sub / "task.yaml"):  # a FIFO or a link is refused by name when read
             folders.append(sub)
-        elif _exists(sub / "criteria.yaml") or _exists(sub / "instructions.md"):
+        elif path_exists(sub / "criteria.yaml") or path_exists(sub / "instructions.md"):
             raise BuildError("missing file", source=str(sub / "task.yaml"))
     return folders
 
@@ -182,8 +166,8 @@ def _fingerprint(root: Path, tasks: list[HighBarTaskSpec], rubrics: FormRubrics,
     }
     digest = hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
     fp: dict[str, Any] = {"kind": "highbar", "test_sha256": digest, "tasks": len(tasks)}
-    if _exists(reviews_path):
-        data = _read_bytes(reviews_path, root, max_bytes)
+    if path_exists(reviews_path):
+        data = read_file_bytes(reviews_path, root, max_bytes)
         fp["reviews_sha256"] = hashlib.sha256(data).hexdigest()
     return fp
 
@@ -195,17 +179,17 @@ def load_taskset(path: str | Path, *, max_document_bytes: int | None = None) -> 
     limit = max_document_bytes or DEFAULT_MAX_DOCUMENT_BYTES
     if not root.is_dir():
         raise BuildError("a High Bar task set is a folder of task folders", source=str(root))
-    meta: TaskSetMeta = _parse(TaskSetMeta, root / "taskset.yaml", default=TaskSetMeta(),
-                               max_bytes=limit)
-    rubrics: FormRubrics = _parse(FormRubrics, root / "form_rubrics.yaml",
-                                  default=default_rubrics(), max_bytes=limit)
+    meta: TaskSetMeta = parse_yaml_file(TaskSetMeta, root / "taskset.yaml", default=TaskSetMeta(),
+                                        max_bytes=limit)
+    rubrics: FormRubrics = parse_yaml_file(FormRubrics, root / "form_rubrics.yaml",
+                                           default=default_rubrics(), max_bytes=limit)
     tasks = [load_task(f, max_document_bytes=limit) for f in _task_folders(root)]
     if not tasks:
         raise BuildError("no task folders (a task folder holds task.yaml, instructions.md, "
                          "criteria.yaml and documents/)", source=str(root))
     reviews_path = root / "reviews.yaml"
-    reviews_file: ReviewsFile = _parse(ReviewsFile, reviews_path, default=ReviewsFile(),
-                                       max_bytes=limit)
+    reviews_file: ReviewsFile = parse_yaml_file(ReviewsFile, reviews_path, default=ReviewsFile(),
+                                                max_bytes=limit)
     reviews = _check_reviews(reviews_file, tasks, rubrics, reviews_path)
     return TaskSet(root=root, tasks=tasks, rubrics=rubrics, meta=meta, reviews=reviews,
                    fingerprint=_fingerprint(root, tasks, rubrics, reviews_path, limit))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from buildds.evaluate.tasks.highbar.escalations import blind_labels, sample_logs
+from buildds.evaluate.tasks.highbar.formats import Criterion, Review, default_rubrics
 from buildds.evaluate.tasks.highbar.judging import (
     Grade,
     parse_criterion_verdict,
@@ -13,7 +14,6 @@ from buildds.evaluate.tasks.highbar.judging import (
     resolve_form,
     task_passes,
 )
-from buildds.evaluate.tasks.highbar.taskset import Criterion, Review, default_rubrics
 
 P, F, NA = Grade("pass"), Grade("fail"), Grade("not_applicable")
 ERR = Grade(None, error="not a JSON object")
