@@ -84,16 +84,37 @@ def _from_base(node: ast.ImportFrom, module: PackageModule) -> str | None:
     return ".".join(anchor + ([node.module] if node.module else []))
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, however nested (in functions, classes, ifs, tries, loops, withs):
+    an import is a statement, so expressions need not be visited — several times faster than
+    :func:`ast.walk` over the whole tree."""
+    todo = list(reversed(body))
+    while todo:
+        node = todo.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, name, None)
+            if children:
+                todo.extend(reversed(children))
+
+
 def imports_of(module: PackageModule) -> Iterator[Import]:
     """The buildds modules ``module`` imports, in the order they appear in its source."""
+    return iter(_imports(module.name))
+
+
+@cache
+def _imports(name: str) -> tuple[Import, ...]:
     known = package_modules()
+    module = known[name]
     tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
-    for node in ast.walk(tree):
+    found = []
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 target = _resolve(alias.name, known)
                 if target and target != module.name:
-                    yield Import(module.name, target, (), node.lineno)
+                    found.append(Import(module.name, target, (), node.lineno))
         elif isinstance(node, ast.ImportFrom):
             base = _from_base(node, module)
             if not base or not (base == ROOT or base.startswith(ROOT + ".")):
@@ -103,8 +124,9 @@ def imports_of(module: PackageModule) -> Iterator[Import]:
                 # ``from buildds.extract.pdf import lines`` imports a module
                 target = sub if sub in known else _resolve(base, known)
                 if target and target != module.name:
-                    yield Import(module.name, target, () if sub in known else (alias.name,),
-                                 node.lineno)
+                    found.append(Import(module.name, target, () if sub in known else
+                                        (alias.name,), node.lineno))
+    return tuple(found)
 
 
 @cache

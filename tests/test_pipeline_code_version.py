@@ -76,6 +76,7 @@ def test_a_lazy_import_inside_a_function_counts(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(cv, "PACKAGE_DIR", pkg)
     cv.package_modules.cache_clear()
     cv._closure.cache_clear()
+    cv._imports.cache_clear()
     try:
         assert cv.code_files(["buildds.a.top"], ["data.j2"]) == (
             "__init__.py", "a/__init__.py", "a/low.py", "a/top.py", "b.py", "data.j2")
@@ -84,3 +85,4 @@ def test_a_lazy_import_inside_a_function_counts(tmp_path: Path, monkeypatch):
     finally:
         cv.package_modules.cache_clear()
         cv._closure.cache_clear()
+        cv._imports.cache_clear()
