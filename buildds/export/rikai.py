@@ -8,7 +8,12 @@
     README.md                  the dataset card (YAML front matter + Markdown)
 
 :func:`export_clauses` writes the unlabelled clause table the same way, as one split
-``clauses`` (for annotation). Labels are ``Sequence(ClassLabel(names=inventory))``.
+``clauses`` (for annotation). Labels are ``Sequence(ClassLabel(names=inventory))``. They
+take the records :mod:`buildds.transform.rikai` makes
+(:class:`~buildds.schema.contracts.ClassificationItem`,
+:class:`~buildds.schema.contracts.RevisionItem`,
+:class:`~buildds.schema.contracts.ClauseRow`); a record's ``as_dict()`` is its row, keys in
+the order of the features below.
 
 Determinism and atomicity follow :mod:`buildds.export.hf`: rows in id order, fingerprints
 derived from the caller's ``fingerprint``, the seed and the content, one shard, no dates in
@@ -21,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from buildds import __version__
 from buildds.errors import ExportError
@@ -37,6 +42,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.schema.contracts import ClassificationItem, ClauseRow, RevisionItem
 from buildds.staging import OutputStaging
 from buildds.transform.rikai import SPLITS
 
@@ -50,6 +56,8 @@ __all__ = [
     "export_revision",
     "revision_features",
 ]
+
+_T = TypeVar("_T")
 
 CARD_TEMPLATE = "rikai.md.j2"
 CLAUSE_SPLIT = "clauses"
@@ -131,13 +139,15 @@ def clause_features() -> Any:
 
 # --------------------------------------------------------------------------- writing
 def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[Any]]:
-    return {name: [row.get(name) for row in rows] for name in features}
+    return {name: [row[name] for row in rows] for name in features}
 
 
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
             labels: list[tuple[str, int]] | None,
             staging: OutputStaging | None = None) -> RikaiExport:
+    """Write one export; ``splits`` holds each split's rows as dicts (a record's
+    ``as_dict()``, labels encoded), one key per feature."""
     out = Path(out)
     check_unique_ids(r["id"] for rows in splits.values() for r in rows)
     dd, split_fps = dataset_dict(
@@ -165,7 +175,8 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in names], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
-            "inputs": export_inputs(provenance), "options": json_block(provenance.get("options", {})),
+            "inputs": export_inputs(provenance),
+            "options": json_block(provenance.get("options", {})),
         }
         return render_card(context, CARD_TEMPLATE)
 
@@ -175,21 +186,22 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
                        files=files)
 
 
-def _check_splits(splits: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+def _check_splits(splits: dict[str, list[_T]]) -> dict[str, list[_T]]:
     missing = [s for s in SPLITS if s not in splits]
     if missing:
         raise ExportError(f"missing split(s): {', '.join(missing)}")
     return {s: list(splits[s]) for s in SPLITS}
 
 
-def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
+def export_classification(items: dict[str, list[ClassificationItem]], *, out: Path,
                           label_inventory: Sequence[str], fingerprint: str,
                           provenance: dict[str, Any], seed: int = 0,
                           staging: OutputStaging | None = None) -> RikaiExport:
-    """Write the clause-classification export (into the run's ``staging`` when given). ``items`` maps ``evaluation`` and
-    ``development`` to items from :func:`buildds.transform.rikai.classification_items`
-    (split with :func:`~buildds.transform.rikai.split_items`). A label outside
-    ``label_inventory`` is an :class:`ExportError`."""
+    """Write the clause-classification export (into the run's ``staging`` when given).
+    ``items`` maps ``evaluation`` and ``development`` to items from
+    :func:`buildds.transform.rikai.classification_items` (split with
+    :func:`~buildds.transform.rikai.split_items`). A label outside ``label_inventory`` is an
+    :class:`ExportError`."""
     splits = _check_splits(items)
     features = classification_features(label_inventory)
     index = {name: i for i, name in enumerate(label_inventory)}
@@ -198,12 +210,12 @@ def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
     for split, rows in splits.items():
         encoded[split] = []
         for it in rows:
-            bad = [lab for lab in it["labels"] if lab not in index]
+            bad = [lab for lab in it.labels if lab not in index]
             if bad:
-                raise ExportError(f"item {it['id']}: label(s) not in the inventory: "
-                                  f"{', '.join(bad)}", source=it.get("source"), page=it.get("page"))
-            counts.update(it["labels"])
-            encoded[split].append({**it, "labels": [index[lab] for lab in it["labels"]]})
+                raise ExportError(f"item {it.id}: label(s) not in the inventory: "
+                                  f"{', '.join(bad)}", source=it.source, page=it.page)
+            counts.update(it.labels)
+            encoded[split].append({**it.as_dict(), "labels": [index[lab] for lab in it.labels]})
     labels = sorted(((name, counts[name]) for name in label_inventory),
                     key=lambda kv: (-kv[1], kv[0]))
     about = ("Clause classification (条文分類): given a contract clause, name every clause "
@@ -213,26 +225,26 @@ def export_classification(items: dict[str, list[dict[str, Any]]], *, out: Path,
                    about=about, labels=labels, staging=staging)
 
 
-def export_revision(items: dict[str, list[dict[str, Any]]], *, out: Path, fingerprint: str,
+def export_revision(items: dict[str, list[RevisionItem]], *, out: Path, fingerprint: str,
                     provenance: dict[str, Any], seed: int = 0,
                     staging: OutputStaging | None = None) -> RikaiExport:
     """Write the clause-revision export (items from
     :func:`buildds.transform.rikai.revision_items`, split into evaluation/development)."""
     about = ("Clause revision (条文修正): given a clause, an AI alert about a potential "
              "problem and guidelines, revise the clause; `reference_revision` is the expert's.")
-    return _export("revision", _check_splits(items), revision_features(), out=out,
-                   fingerprint=fingerprint, provenance=provenance, seed=seed,
-                   title="LegalRikai clause revision", about=about, labels=None,
-                   staging=staging)
+    rows = {s: [it.as_dict() for it in split] for s, split in _check_splits(items).items()}
+    return _export("revision", rows, revision_features(), out=out, fingerprint=fingerprint,
+                   provenance=provenance, seed=seed, title="LegalRikai clause revision",
+                   about=about, labels=None, staging=staging)
 
 
-def export_clauses(rows: Sequence[dict[str, Any]], *, out: Path, fingerprint: str,
+def export_clauses(rows: Sequence[ClauseRow], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
                    staging: OutputStaging | None = None) -> RikaiExport:
     """Write the unlabelled clause table (rows from
     :func:`buildds.transform.rikai.clause_table`) as one split ``clauses``."""
     about = ("Every clause cut from the input contracts, unlabelled, with its provenance: "
              "the table to annotate for clause classification or revision.")
-    return _export("clauses", {CLAUSE_SPLIT: list(rows)}, clause_features(), out=out,
-                   fingerprint=fingerprint, provenance=provenance, seed=seed,
+    return _export("clauses", {CLAUSE_SPLIT: [r.as_dict() for r in rows]}, clause_features(),
+                   out=out, fingerprint=fingerprint, provenance=provenance, seed=seed,
                    title="Contract clauses", about=about, labels=None, staging=staging)

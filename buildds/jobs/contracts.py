@@ -4,9 +4,10 @@ For each input (.docx, .pdf, scans, images, .odt —
 :func:`buildds.extract.contracts.reader.read_documents`) the normalised document is written
 for inspection (its line in the report a :class:`~buildds.schema.contracts.ContractFileEntry`),
 its clauses are cut in the chosen view (``accepted``: tracked changes accepted;
-``original``: rejected) and collected into one clause table. With an annotation file the task dataset is exported (``classification`` or
-``revision``, splits ``evaluation``/``development``); without one, the clause table itself
-(for annotation).
+``original``: rejected) and collected into one clause table
+(:class:`~buildds.schema.contracts.ClauseRow`). With an annotation file the task dataset is
+exported (``classification`` or ``revision``, splits ``evaluation``/``development``); without
+one, the clause table itself (for annotation).
 
 Outputs under ``out`` (staged, swapped in together at the end — :mod:`buildds.staging`):
 
@@ -28,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from buildds.code_version import code_files
 from buildds.errors import BuildError
@@ -41,17 +42,24 @@ from buildds.pipeline import (
 )
 from buildds.safeio import LIMITS, read_side_file
 from buildds.schema import Problem
-from buildds.schema.contracts import Clause, ContractDocument, ContractFileEntry
+from buildds.schema.contracts import (
+    Clause,
+    ClauseRow,
+    ContractDocument,
+    ContractFileEntry,
+    RikaiItem,
+)
 from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
-    from buildds.transform.rikai import Annotation
+    from buildds.transform.rikai import Annotation, ItemsResult
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
 
 STAGE = "contracts"
 Task = Literal["classification", "revision"]
 View = Literal["accepted", "original"]
+ItemT = TypeVar("ItemT", bound=RikaiItem)
 #: the code of the build: this job and every buildds module it imports (buildds.code_version),
 #: and the card's template
 _CODE = (("buildds.jobs.contracts",), ("export/cards/rikai.md.j2",))
@@ -232,51 +240,58 @@ def _provenance(pairs: Sequence[tuple[ContractDocument, Sequence[Clause]]],
     }
 
 
-def _export_task(run: _Run, task: Task, rows: list[dict[str, Any]], notes: list[Annotation],
+def _reject_and_split(run: _Run, task: Task, result: ItemsResult[ItemT], *,
+                      provenance: dict[str, Any], seed: int,
+                      eval_share: float) -> tuple[dict[str, list[ItemT]], str]:
+    """Reject what did not join, split the items; the splits and the export's fingerprint."""
+    from buildds.transform.rikai import split_items
+
+    for prob in result.problems:
+        run.rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
+                        source=prob.source, page=prob.page, id=prob.id, line=prob.line)
+        run.report.problems[prob.reason] += 1
+    splits = split_items(result.items, eval_share=eval_share, seed=seed)
+    run.report.items = {s: len(v) for s, v in splits.items()}
+    fingerprint = sha256_bytes(canonical_json({
+        "task": task, "items": [it.as_dict() for it in result.items],
+        "inventory": result.label_inventory,
+        "seed": seed, "eval_share": eval_share, "provenance": provenance,
+    }).encode("utf-8"))[:32]
+    return splits, fingerprint
+
+
+def _export_task(run: _Run, task: Task, rows: list[ClauseRow], notes: list[Annotation],
                  inventory: list[str] | None, *, provenance: dict[str, Any], seed: int,
                  eval_share: float) -> None:
     """Join the annotations to the clause rows, reject what did not join, split and export."""
     from buildds.export.rikai import export_classification, export_revision
-    from buildds.transform.rikai import (
-        classification_items,
-        label_frequencies,
-        revision_items,
-        split_items,
-    )
+    from buildds.transform.rikai import classification_items, label_frequencies, revision_items
 
-    report = run.report
     if task == "classification":
         result = classification_items(rows, notes, label_inventory=inventory)
-        report.label_frequencies = label_frequencies(result.items)
-    else:
-        result = revision_items(rows, notes)
-    for prob in result.problems:
-        run.rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
-                        source=prob.source, page=prob.page, id=prob.id, line=prob.line)
-        report.problems[prob.reason] += 1
-    splits = split_items(result.items, eval_share=eval_share, seed=seed)
-    report.items = {s: len(v) for s, v in splits.items()}
-    fingerprint = sha256_bytes(canonical_json({
-        "task": task, "items": result.items, "inventory": result.label_inventory,
-        "seed": seed, "eval_share": eval_share, "provenance": provenance,
-    }).encode("utf-8"))[:32]
-    if task == "classification":
+        run.report.label_frequencies = label_frequencies(result.items)
+        splits, fingerprint = _reject_and_split(run, task, result, provenance=provenance,
+                                                seed=seed, eval_share=eval_share)
         export_classification(splits, out=run.out, label_inventory=result.label_inventory,
                               fingerprint=fingerprint, provenance=provenance, seed=seed,
                               staging=run.staging)
     else:
-        export_revision(splits, out=run.out, fingerprint=fingerprint, provenance=provenance,
-                        seed=seed, staging=run.staging)
-    report.exported = task
+        revisions = revision_items(rows, notes)
+        rev_splits, fingerprint = _reject_and_split(run, task, revisions,
+                                                    provenance=provenance, seed=seed,
+                                                    eval_share=eval_share)
+        export_revision(rev_splits, out=run.out, fingerprint=fingerprint,
+                        provenance=provenance, seed=seed, staging=run.staging)
+    run.report.exported = task
 
 
-def _export_clause_table(run: _Run, rows: list[dict[str, Any]], *,
+def _export_clause_table(run: _Run, rows: list[ClauseRow], *,
                          provenance: dict[str, Any], seed: int) -> None:
     """No annotations: the clause table itself is the export (for annotation)."""
     from buildds.export.rikai import export_clauses
 
-    fingerprint = sha256_bytes(canonical_json({"rows": rows, "provenance": provenance})
-                               .encode("utf-8"))[:32]
+    fingerprint = sha256_bytes(canonical_json({"rows": [r.as_dict() for r in rows],
+                                               "provenance": provenance}).encode("utf-8"))[:32]
     export_clauses(rows, out=run.out, fingerprint=fingerprint, provenance=provenance, seed=seed,
                    staging=run.staging)
     run.report.items = {"clauses": len(rows)}
@@ -328,7 +343,7 @@ def build_contracts(
     rows = clause_table(pairs, view=view)
     report.clauses = len(rows)
     run.staging.write_text(out / "clauses.jsonl",
-                           "".join(canonical_json(r) + "\n" for r in rows))
+                           "".join(canonical_json(r.as_dict()) + "\n" for r in rows))
     provenance = _provenance(pairs, report.task, view, seed, eval_share, annotations)
     if notes is not None:
         _export_task(run, task, rows, notes, inventory, provenance=provenance, seed=seed,

@@ -7,6 +7,12 @@ and — when the document has revisions touching it — the *original* view (all
 *redline* with each change marked. A paragraph inserted as a whole exists only in the
 accepted view; one deleted as a whole only in the original view (``exists_in``).
 
+What the ``contracts`` run passes from :mod:`buildds.transform.rikai` to
+:mod:`buildds.export.rikai`: :class:`ClauseRow` (one row of the clause table),
+:class:`ClassificationItem` and :class:`RevisionItem` (the task items, both
+:class:`RikaiItem`) — each ``as_dict()`` is the row as ``clauses.jsonl`` and the export hold
+it, keys in the export's feature order.
+
 What the ``contracts`` run reports across stages: :class:`ItemProblem` (why an annotation or
 a clause did not become an item — a reject, from :mod:`buildds.transform.rikai`) and
 :class:`ContractFileEntry` (one input file's line in ``report.json``/``report.md``).
@@ -22,15 +28,19 @@ from pydantic import Field
 from buildds.schema.core import BBox, Frozen, Problem, Source
 
 __all__ = [
+    "ClassificationItem",
     "Clause",
     "ClauseKind",
+    "ClauseRow",
     "Comment",
     "ContractDocument",
     "ContractFileEntry",
     "DocBlock",
     "ItemProblem",
     "Revision",
+    "RevisionItem",
     "RevisionKind",
+    "RikaiItem",
 ]
 
 RevisionKind = Literal[
@@ -152,6 +162,93 @@ class Clause(Frozen):
     #: for .docx with revisions: the clause in the original view, and whether it changed
     original_text: str | None = None
     changed: bool = False
+
+
+# --------------------------------------------------------------------------- transform → export
+@dataclass(frozen=True, kw_only=True)
+class ClauseRow:
+    """One clause of the clause table (``clauses.jsonl``, the ``clauses`` export), cut in
+    one view: a stable ``id`` (``<document_id>-<number>`` or ``<document_id>-<kind>``, with
+    ``-2``, ``-3`` … when taken) and its provenance."""
+
+    id: str
+    #: the input file's name
+    source: str
+    #: the file's stem, or its name / relative path when two inputs share the stem
+    document_id: str
+    kind: ClauseKind
+    number: int | None
+    number_text: str | None
+    heading: str | None
+    #: the clause body in the view it was cut in
+    text: str
+    #: number + heading + body, as a model sees the clause
+    input_text: str
+    changed: bool
+    #: the clause in each view (its blocks, one line each) when it changed, else None
+    original_text: str | None
+    accepted_text: str | None
+    page: int | None
+    block_start: int
+    block_end: int
+    #: sha256 of the input file
+    sha256: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as ``clauses.jsonl`` and the ``clauses`` export hold it."""
+        return {
+            "id": self.id, "source": self.source, "document_id": self.document_id,
+            "kind": self.kind, "number": self.number, "number_text": self.number_text,
+            "heading": self.heading, "text": self.text, "input_text": self.input_text,
+            "changed": self.changed, "original_text": self.original_text,
+            "accepted_text": self.accepted_text, "page": self.page,
+            "block_start": self.block_start, "block_end": self.block_end,
+            "sha256": self.sha256,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class RikaiItem:
+    """What every LegalRikai-style item holds: the clause (``text``: number, heading, body)
+    and where it came from. A revision row with its own text and no clause has no
+    ``document_id`` (unless it names one), ``heading`` or ``page``."""
+
+    id: str
+    document_id: str | None
+    source: str
+    number: int | None
+    heading: str | None
+    page: int | None
+    text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "document_id": self.document_id, "source": self.source,
+                "number": self.number, "heading": self.heading, "page": self.page,
+                "text": self.text}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassificationItem(RikaiItem):
+    """A clause and its labels (clause classification, multi-label), in annotation order."""
+
+    labels: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The item before its labels are encoded (``labels`` a list of names)."""
+        return {**super().as_dict(), "labels": list(self.labels)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevisionItem(RikaiItem):
+    """A clause, an AI alert about it, guidelines, and the expert's revision."""
+
+    ai_alert: str
+    guidelines: str
+    reference_revision: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**super().as_dict(), "ai_alert": self.ai_alert, "guidelines": self.guidelines,
+                "reference_revision": self.reference_revision}
 
 
 # --------------------------------------------------------------------------- the run's report

@@ -3,12 +3,21 @@ splits in load_from_disk and parquet, the card, byte-identical rebuilds, atomic 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from buildds.errors import ExportError
-from buildds.export.rikai import export_classification, export_clauses, export_revision
+from buildds.export.rikai import (
+    classification_features,
+    clause_features,
+    export_classification,
+    export_clauses,
+    export_revision,
+    revision_features,
+)
+from buildds.schema.contracts import ClassificationItem, ClauseRow, RevisionItem
 from buildds.transform.rikai import split_items
 
 INVENTORY = ["目的", "再委託", "地位の譲渡禁止", "秘密保持", "完全合意"]
@@ -16,20 +25,46 @@ PROVENANCE = {"inputs": [{"path": "a.docx", "sha256": "0" * 64}], "code_version"
               "options": {"task": "classification"}}
 
 
-def items() -> list[dict]:
+def items() -> list[ClassificationItem]:
     rows = []
     for i in range(1, 21):
-        labels = [INVENTORY[i % 4]] + (["完全合意"] if i % 5 == 0 else [])
-        rows.append({"id": f"a-{i:02d}", "document_id": "a", "source": "a.docx", "number": i,
-                     "heading": f"見出し{i}", "page": None, "text": f"第{i}条（見出し{i}）\n本文{i}。",
-                     "labels": labels})
+        labels = (INVENTORY[i % 4],) + (("完全合意",) if i % 5 == 0 else ())
+        rows.append(ClassificationItem(
+            id=f"a-{i:02d}", document_id="a", source="a.docx", number=i, heading=f"見出し{i}",
+            page=None, text=f"第{i}条（見出し{i}）\n本文{i}。", labels=labels))
     return rows
 
 
-def rev_items() -> list[dict]:
-    return [{"id": f"r-{i}", "document_id": None, "source": "rev.jsonl", "number": None,
-             "heading": None, "page": None, "text": f"条文{i}", "ai_alert": "書面で?",
-             "guidelines": "書面を追加", "reference_revision": f"条文{i}（書面）"} for i in range(6)]
+def rev_items() -> list[RevisionItem]:
+    return [RevisionItem(id=f"r-{i}", document_id=None, source="rev.jsonl", number=None,
+                         heading=None, page=None, text=f"条文{i}", ai_alert="書面で?",
+                         guidelines="書面を追加", reference_revision=f"条文{i}（書面）")
+            for i in range(6)]
+
+
+def clause_row() -> ClauseRow:
+    return ClauseRow(id="a-1", source="a.docx", document_id="a", kind="article", number=1,
+                     number_text="第1条", heading="目的", text="本文", input_text="第1条（目的）\n本文",
+                     changed=False, original_text=None, accepted_text=None, page=None,
+                     block_start=1, block_end=2, sha256="0" * 64)
+
+
+# --------------------------------------------------------------------------- records
+def test_classification_item_dict_follows_the_features() -> None:
+    item = items()[4]
+    assert list(item.as_dict()) == list(classification_features(INVENTORY))
+    assert item.as_dict()["labels"] == ["再委託", "完全合意"]  # a list, as the export writes
+
+
+def test_revision_item_dict_follows_the_features() -> None:
+    assert list(rev_items()[0].as_dict()) == list(revision_features())
+
+
+def test_clause_row_dict_follows_the_features() -> None:
+    row = clause_row()
+    assert list(row.as_dict()) == list(clause_features())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.id = "b-1"  # type: ignore[misc]
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +131,7 @@ def test_two_exports_are_byte_identical(tmp_path: Path, exported) -> None:  # ty
 
 def test_unknown_label_or_missing_split_is_refused(tmp_path: Path) -> None:
     bad = items()
-    bad[0]["labels"] = ["謎"]
+    bad[0] = dataclasses.replace(bad[0], labels=("謎",))
     with pytest.raises(ExportError, match="not in the inventory: 謎"):
         export_classification(split_items(bad), out=tmp_path, label_inventory=INVENTORY,
                               fingerprint="x", provenance={}, seed=0)
@@ -132,11 +167,7 @@ def test_revision_and_clause_exports(tmp_path: Path) -> None:
     assert dd["evaluation"].num_rows == 3
     assert set(dd["evaluation"].features) >= {"text", "ai_alert", "guidelines",
                                               "reference_revision"}
-    rows = [{"id": "a-1", "source": "a.docx", "document_id": "a", "kind": "article", "number": 1,
-             "number_text": "第1条", "heading": "目的", "text": "本文", "input_text": "第1条（目的）\n本文",
-             "changed": False, "original_text": None, "accepted_text": None, "page": None,
-             "block_start": 1, "block_end": 2, "sha256": "0" * 64}]
-    res = export_clauses(rows, out=tmp_path / "cl", fingerprint="c", provenance={})
+    res = export_clauses([clause_row()], out=tmp_path / "cl", fingerprint="c", provenance={})
     assert res.splits == {"clauses": 1}
     df = pd.read_parquet(tmp_path / "cl" / "data" / "clauses.parquet")
     assert df.loc[0, "heading"] == "目的" and not df.loc[0, "changed"]

@@ -11,7 +11,14 @@ from jinja2.sandbox import SecurityError
 
 from buildds.errors import TransformError
 from buildds.evaluate.prompts import prompt_source, render_prompt, render_prompt_file
-from buildds.schema.contracts import Clause, ContractDocument, DocBlock, Revision
+from buildds.schema.contracts import (
+    ClassificationItem,
+    Clause,
+    ClauseRow,
+    ContractDocument,
+    DocBlock,
+    Revision,
+)
 from buildds.schema.core import Source
 from buildds.transform.clauses import split_clauses
 from buildds.transform.rikai import (
@@ -89,7 +96,7 @@ def doc(name: str) -> ContractDocument:
 
 
 @pytest.fixture
-def rows() -> list[dict]:
+def rows() -> list[ClauseRow]:
     a = [clause(None, "前文", kind="preamble"), clause(1, "目的の条文", heading="目的"),
          clause(2, "再委託の条文", heading="再委託"), clause(3, "秘密の条文"),
          clause(None, "以上", kind="signature")]
@@ -97,21 +104,19 @@ def rows() -> list[dict]:
     return clause_table([(doc("in/a.docx"), a), (doc("in/b.pdf"), b)])
 
 
-def test_clause_table_rows(rows: list[dict]) -> None:
-    assert [r["id"] for r in rows] == ["a-preamble", "a-1", "a-2", "a-3", "a-signature",
+def test_clause_table_rows(rows: list[ClauseRow]) -> None:
+    assert [r.id for r in rows] == ["a-preamble", "a-1", "a-2", "a-3", "a-signature",
                                        "b-1", "b-2"]
     r = rows[1]
-    for key in ("source", "document_id", "kind", "number", "number_text", "heading", "text",
-                "changed", "original_text", "page", "block_start", "block_end"):
-        assert key in r
-    assert (r["source"], r["document_id"], r["number"], r["heading"]) == ("a.docx", "a", 1, "目的")
-    assert r["input_text"] == "第1条（目的）\n目的の条文"
-    assert rows[5]["page"] == 1
+    assert (r.kind, r.changed, r.original_text, r.sha256) == ("article", False, None, "0" * 64)
+    assert (r.source, r.document_id, r.number, r.heading) == ("a.docx", "a", 1, "目的")
+    assert r.input_text == "第1条（目的）\n目的の条文"
+    assert rows[5].page == 1
 
 
 def test_same_stem_documents_get_their_file_names_as_ids() -> None:
     rows = clause_table([(doc("x.docx"), [clause(1, "t")]), (doc("x.pdf"), [clause(1, "t")])])
-    assert [r["id"] for r in rows] == ["x.docx-1", "x.pdf-1"]
+    assert [r.id for r in rows] == ["x.docx-1", "x.pdf-1"]
 
 
 def test_clause_input_text() -> None:
@@ -134,19 +139,19 @@ def test_original_view_cuts_the_rejected_text() -> None:
     acc = clause_table([(d, split_clauses(view_blocks(blocks, "accepted"), source="c.docx"))])
     orig = clause_table([(d, split_clauses(view_blocks(blocks, "original"), source="c.docx"))],
                         view="original")
-    assert [(r["heading"], r["text"]) for r in acc] == [
+    assert [(r.heading, r.text) for r in acc] == [
         ("目的", "甲は乙に新しい業務を委託する。"), ("追加", "追加の条文。")]
-    assert [(r["heading"], r["text"]) for r in orig] == [
+    assert [(r.heading, r.text) for r in orig] == [
         ("目的", "甲は乙に業務を委託する。"), ("削除", "削除された条文。")]
-    assert acc[0]["changed"] and orig[0]["changed"]
-    assert acc[0]["original_text"] == orig[0]["original_text"] == "第1条（目的）\n甲は乙に業務を委託する。"
-    assert acc[0]["accepted_text"] == "第1条（目的）\n甲は乙に新しい業務を委託する。"
+    assert acc[0].changed and orig[0].changed
+    assert acc[0].original_text == orig[0].original_text == "第1条（目的）\n甲は乙に業務を委託する。"
+    assert acc[0].accepted_text == "第1条（目的）\n甲は乙に新しい業務を委託する。"
     # blocks missing from a view belong to the clause before them: in the original view
     # the inserted article sits inside article 1's block range
-    assert orig[0]["accepted_text"] == ("第1条（目的）\n甲は乙に新しい業務を委託する。\n"
+    assert orig[0].accepted_text == ("第1条（目的）\n甲は乙に新しい業務を委託する。\n"
                                         "第2条（追加）\n追加の条文。")
-    assert acc[1]["original_text"] == "第2条（削除）\n削除された条文。"
-    assert orig[1]["accepted_text"] == ""
+    assert acc[1].original_text == "第2条（削除）\n削除された条文。"
+    assert orig[1].accepted_text == ""
 
 
 # --------------------------------------------------------------------------- annotations
@@ -182,14 +187,14 @@ def test_load_annotations_csv_and_jsonl(tmp_path: Path) -> None:
         load_annotations(tmp_path / "x.xlsx")
 
 
-def test_classification_join_reports_everything(tmp_path: Path, rows: list[dict]) -> None:
+def test_classification_join_reports_everything(tmp_path: Path, rows: list[ClauseRow]) -> None:
     c = tmp_path / "ann.csv"
     c.write_text(CSV, encoding="utf-8")
     res = classification_items(rows, load_annotations(c),
                                label_inventory=["目的", "再委託", "地位の譲渡禁止", "秘密保持"])
-    assert [(it["id"], it["labels"]) for it in res.items] == [
-        ("a-1", ["目的"]), ("a-2", ["再委託", "地位の譲渡禁止"]), ("b-1", ["目的"])]
-    assert res.items[0]["text"] == "第1条（目的）\n目的の条文"
+    assert [(it.id, it.labels) for it in res.items] == [
+        ("a-1", ("目的",)), ("a-2", ("再委託", "地位の譲渡禁止")), ("b-1", ("目的",))]
+    assert res.items[0].text == "第1条（目的）\n目的の条文"
     got = sorted((p.reason, p.id, p.line) for p in res.problems)
     assert got == [
         ("unknown-label", "b-1", 5),
@@ -200,7 +205,7 @@ def test_classification_join_reports_everything(tmp_path: Path, rows: list[dict]
     assert label_frequencies(res.items) == {"目的": 2, "再委託": 1, "地位の譲渡禁止": 1}
 
 
-def test_default_inventory_is_every_used_label(tmp_path: Path, rows: list[dict]) -> None:
+def test_default_inventory_is_every_used_label(tmp_path: Path, rows: list[ClauseRow]) -> None:
     c = tmp_path / "ann.csv"
     c.write_text(CSV, encoding="utf-8")
     res = classification_items(rows, load_annotations(c))
@@ -211,7 +216,7 @@ def test_default_inventory_is_every_used_label(tmp_path: Path, rows: list[dict])
         "a-preamble", "a-3", "a-signature", "b-2"}
 
 
-def test_revision_items(tmp_path: Path, rows: list[dict]) -> None:
+def test_revision_items(tmp_path: Path, rows: list[ClauseRow]) -> None:
     j = tmp_path / "rev.jsonl"
     j.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
         {"document_id": "a", "number": 2, "ai_alert": "書面で?", "guidelines": "書面を追加",
@@ -223,23 +228,25 @@ def test_revision_items(tmp_path: Path, rows: list[dict]) -> None:
         {"document_id": "a", "number": 1, "ai_alert": "A"},
     ]) + "\n", encoding="utf-8")
     res = revision_items(rows, load_annotations(j))
-    assert [(it["id"], it["text"]) for it in res.items] == [
+    assert [(it.id, it.text) for it in res.items] == [
         ("a-2", "第2条（再委託）\n再委託の条文"), ("row-00002", "委託者は…通知する。")]
-    assert res.items[0]["reference_revision"] == "再委託の条文（書面）"
+    assert res.items[0].reference_revision == "再委託の条文（書面）"
     assert sorted((p.reason, p.line) for p in res.problems) == [
         ("incomplete-annotation", 4), ("unmatched-annotation", 3)]
 
 
 # --------------------------------------------------------------------------- splits
 def test_splits_are_seeded_and_independent_of_input_order() -> None:
-    items = [{"id": f"d-{i:03d}", "labels": ["x"]} for i in range(50)]
+    items = [ClassificationItem(id=f"d-{i:03d}", document_id="d", source="d.docx", number=i,
+                                heading=None, page=None, text="t", labels=("x",))
+             for i in range(50)]
     a = split_items(items, eval_share=0.2, seed=3)
     b = split_items(list(reversed(items)), eval_share=0.2, seed=3)
     assert a == b
     assert len(a["evaluation"]) == 10 and len(a["development"]) == 40
-    assert [it["id"] for it in a["evaluation"]] == sorted(it["id"] for it in a["evaluation"])
-    assert {it["id"] for it in a["evaluation"]} | {it["id"] for it in a["development"]} == {
-        it["id"] for it in items}
+    assert [it.id for it in a["evaluation"]] == sorted(it.id for it in a["evaluation"])
+    assert {it.id for it in a["evaluation"]} | {it.id for it in a["development"]} == {
+        it.id for it in items}
     assert split_items(items, seed=4)["evaluation"] != a["evaluation"]
     with pytest.raises(TransformError, match="duplicate item ids"):
         split_items(items + items[:1])

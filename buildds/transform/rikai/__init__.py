@@ -3,13 +3,16 @@
 
 * :func:`view_blocks` gives a document's blocks in one view (``original`` = every tracked
   change rejected) so :func:`buildds.transform.clauses.split_clauses` cuts that view;
-* :func:`clause_table` flattens (document, clauses) pairs into rows, one per clause, each
-  with a stable ``id`` and its provenance (file, page, block range);
+* :func:`clause_table` flattens (document, clauses) pairs into rows
+  (:class:`~buildds.schema.contracts.ClauseRow`), one per clause, each with a stable ``id``
+  and its provenance (file, page, block range);
 * :func:`load_annotations` reads a CSV or JSONL annotation file;
 * :func:`classification_items` / :func:`revision_items` join annotations to clauses on
-  (``document_id``, clause ``number``) — or ``clause_id`` — and return the items together with
-  every problem (unknown label, clause without labels, annotation without a clause,
-  incomplete revision row): nothing is dropped silently;
+  (``document_id``, clause ``number``) — or ``clause_id`` — and return the items
+  (:class:`~buildds.schema.contracts.ClassificationItem`,
+  :class:`~buildds.schema.contracts.RevisionItem`) together with every problem (unknown
+  label, clause without labels, annotation without a clause, incomplete revision row):
+  nothing is dropped silently;
 * :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded.
 
 A ``document_id`` is the input file's stem (``業務委託契約書``); when two inputs share a stem
@@ -18,7 +21,8 @@ may name a document either way.
 
 The package: :mod:`.clause_table` (views, ids, the clause rows), :mod:`.annotations`
 (reading annotation files), :mod:`.items` (annotations joined to clauses), :mod:`.splits`.
-The reject record :class:`~buildds.schema.contracts.ItemProblem` lives in the schema.
+The records it hands to :mod:`buildds.export.rikai` (clause rows, items) and the reject
+record :class:`~buildds.schema.contracts.ItemProblem` live in the schema.
 """
 
 from buildds.schema.contracts import ItemProblem

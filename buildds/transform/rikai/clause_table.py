@@ -2,7 +2,8 @@
 
 :func:`view_blocks` gives a document's blocks in one view (``original`` = every tracked change
 rejected) so :func:`buildds.transform.clauses.split_clauses` cuts that view;
-:func:`clause_table` flattens (document, clauses) pairs into rows. A ``document_id`` is the
+:func:`clause_table` flattens (document, clauses) pairs into rows
+(:class:`~buildds.schema.contracts.ClauseRow`). A ``document_id`` is the
 input file's stem; when two inputs share a stem each gets its full file name instead.
 """
 
@@ -11,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import Literal
 
-from buildds.schema.contracts import Clause, ContractDocument, DocBlock
+from buildds.schema.contracts import Clause, ClauseRow, ContractDocument, DocBlock
 from buildds.text import normalize_text
 
 __all__ = ["View", "clause_input_text", "clause_table", "document_ids", "view_blocks"]
@@ -66,17 +67,18 @@ def _block_text(doc: ContractDocument, c: Clause, view: View) -> str:
 
 
 def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Clause]]], *,
-                 view: View = "accepted") -> list[dict[str, Any]]:
-    """One row per clause: ``id``, ``source`` (input file name), ``document_id``, ``kind``,
-    ``number``, ``number_text``, ``heading``, ``text`` (in ``view``), ``input_text``
-    (number + heading + text), ``changed``, ``original_text`` / ``accepted_text`` (the
-    clause in each view when it changed, else None), ``page``, ``block_start``,
-    ``block_end``, ``sha256`` of the file. ``view`` is the view the clauses were cut in."""
+                 view: View = "accepted") -> list[ClauseRow]:
+    """One :class:`~buildds.schema.contracts.ClauseRow` per clause: ``id``, ``source``
+    (input file name), ``document_id``, ``kind``, ``number``, ``number_text``, ``heading``,
+    ``text`` (in ``view``), ``input_text`` (number + heading + text), ``changed``,
+    ``original_text`` / ``accepted_text`` (the clause in each view when it changed, else
+    None), ``page``, ``block_start``, ``block_end``, ``sha256`` of the file. ``view`` is the
+    view the clauses were cut in."""
     pairs = list(docs_and_clauses)
     # ids come from the paths relative to the inputs' common folder, so that two inputs in
     # different folders with one file name stay apart; ``source`` is the file name
     paths = [doc.source.path for doc, _ in pairs]
-    rows: list[dict[str, Any]] = []
+    rows: list[ClauseRow] = []
     for (doc, clauses), path, doc_id in zip(pairs, paths, document_ids(paths)):
         name = PurePath(path).name
         used: Counter[str] = Counter()
@@ -87,15 +89,12 @@ def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Cla
             cid = base if used[base] == 1 else f"{base}-{used[base]}"
             original = _block_text(doc, c, "original") if c.changed else None
             accepted = _block_text(doc, c, "accepted") if c.changed else None
-            rows.append({
-                "id": cid, "source": name, "document_id": doc_id, "kind": c.kind,
-                "number": c.number, "number_text": c.number_text, "heading": c.heading,
-                "text": c.text,
-                "input_text": clause_input_text(c.number_text, c.heading, c.text),
-                "changed": c.changed,
-                "original_text": original,
-                "accepted_text": accepted,
-                "page": c.page, "block_start": c.block_start, "block_end": c.block_end,
-                "sha256": doc.source.sha256,
-            })
+            rows.append(ClauseRow(
+                id=cid, source=name, document_id=doc_id, kind=c.kind, number=c.number,
+                number_text=c.number_text, heading=c.heading, text=c.text,
+                input_text=clause_input_text(c.number_text, c.heading, c.text),
+                changed=c.changed, original_text=original, accepted_text=accepted,
+                page=c.page, block_start=c.block_start, block_end=c.block_end,
+                sha256=doc.source.sha256,
+            ))
     return rows

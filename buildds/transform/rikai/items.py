@@ -1,9 +1,11 @@
 """Annotations joined to clause rows → LegalRikai-style items, with every problem.
 
 :func:`classification_items` / :func:`revision_items` join annotations to clauses on
-(``document_id``, clause ``number``) — or ``clause_id`` — and return the items together with
-every problem (:class:`~buildds.schema.contracts.ItemProblem`: unknown label, clause without
-labels, annotation without a clause, incomplete revision row): nothing is dropped silently.
+(``document_id``, clause ``number``) — or ``clause_id`` — and return the items
+(:class:`~buildds.schema.contracts.ClassificationItem`,
+:class:`~buildds.schema.contracts.RevisionItem`) together with every problem
+(:class:`~buildds.schema.contracts.ItemProblem`: unknown label, clause without labels,
+annotation without a clause, incomplete revision row): nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -12,9 +14,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from buildds.schema.contracts import ItemProblem
+from buildds.schema.contracts import (
+    ClassificationItem,
+    ClauseRow,
+    ItemProblem,
+    RevisionItem,
+    RikaiItem,
+)
 from buildds.transform.rikai.annotations import Annotation, norm_key
 
 __all__ = ["LABELLED_KINDS", "ItemsResult", "classification_items", "label_frequencies",
@@ -24,31 +32,33 @@ __all__ = ["LABELLED_KINDS", "ItemsResult", "classification_items", "label_frequ
 #: as unlabelled only when ``report_all=True``
 LABELLED_KINDS = ("article", "section", "supplementary", "appendix")
 
+ItemT = TypeVar("ItemT", bound=RikaiItem)
+
 
 @dataclass
-class ItemsResult:
+class ItemsResult(Generic[ItemT]):
     """The items of one task, every problem met making them, and the label inventory."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[ItemT] = field(default_factory=list)
     problems: list[ItemProblem] = field(default_factory=list)
     label_inventory: list[str] = field(default_factory=list)
 
 
 class _ClauseIndex:
-    def __init__(self, clauses: Sequence[dict[str, Any]]):
-        self.by_id = {c["id"]: c for c in clauses}
-        self.by_number: dict[tuple[str, int], dict[str, Any]] = {}
-        self.by_text: dict[tuple[str, str], dict[str, Any]] = {}
+    def __init__(self, clauses: Sequence[ClauseRow]):
+        self.by_id = {c.id: c for c in clauses}
+        self.by_number: dict[tuple[str, int], ClauseRow] = {}
+        self.by_text: dict[tuple[str, str], ClauseRow] = {}
         self.doc_alias: dict[str, str] = {}
         for c in clauses:
-            for alias in (c["document_id"], c["source"], PurePath(c["source"]).stem):
-                self.doc_alias.setdefault(alias, c["document_id"])
-            if c["number"] is not None and c["kind"] in ("article", "section"):
-                self.by_number.setdefault((c["document_id"], c["number"]), c)
-            if c["number_text"]:
-                self.by_text.setdefault((c["document_id"], norm_key(c["number_text"])), c)
+            for alias in (c.document_id, c.source, PurePath(c.source).stem):
+                self.doc_alias.setdefault(alias, c.document_id)
+            if c.number is not None and c.kind in ("article", "section"):
+                self.by_number.setdefault((c.document_id, c.number), c)
+            if c.number_text:
+                self.by_text.setdefault((c.document_id, norm_key(c.number_text)), c)
 
-    def find(self, a: Annotation) -> dict[str, Any] | None:
+    def find(self, a: Annotation) -> ClauseRow | None:
         if a.clause_id is not None:
             return self.by_id.get(a.clause_id)
         doc = self.doc_alias.get(a.document_id or "")
@@ -68,23 +78,34 @@ def _where(a: Annotation) -> str:
     return f"document {a.document_id!r}, clause {number}"
 
 
-def _item_base(c: dict[str, Any]) -> dict[str, Any]:
-    return {"id": c["id"], "document_id": c["document_id"], "source": c["source"],
-            "number": c["number"], "heading": c["heading"], "page": c["page"],
-            "text": c["input_text"]}
+def _item_base(c: ClauseRow) -> dict[str, Any]:
+    """The :class:`RikaiItem` fields of an item made from clause ``c``."""
+    return {"id": c.id, "document_id": c.document_id, "source": c.source,
+            "number": c.number, "heading": c.heading, "page": c.page, "text": c.input_text}
 
 
-def classification_items(clauses: Sequence[dict[str, Any]], annotations: Sequence[Annotation],
+def _row_base(a: Annotation, text: str, c: ClauseRow | None) -> dict[str, Any]:
+    """The :class:`RikaiItem` fields of a revision row with its own ``text``: the clause it
+    names (when found) gives the id and provenance."""
+    return {"id": c.id if c else f"row-{a.line:05d}",
+            "document_id": c.document_id if c else a.document_id,
+            "source": c.source if c else PurePath(a.source).name,
+            "number": c.number if c else a.number, "heading": c.heading if c else None,
+            "page": c.page if c else None, "text": text}
+
+
+def classification_items(clauses: Sequence[ClauseRow], annotations: Sequence[Annotation],
                          *, label_inventory: Sequence[str] | None = None,
-                         report_all: bool = False) -> ItemsResult:
-    """Items ``{id, text, labels, document_id, source, number, heading, page}`` for every
-    clause with at least one known label (several annotation rows for one clause are merged).
+                         report_all: bool = False) -> ItemsResult[ClassificationItem]:
+    """:class:`~buildds.schema.contracts.ClassificationItem` ``{id, document_id, source,
+    number, heading, page, text, labels}`` for every clause with at least one known label
+    (several annotation rows for one clause are merged).
 
     ``label_inventory`` defaults to every label the annotations use (sorted). Reported:
     labels outside the inventory (``unknown-label``, the label is left out), labellable
     clauses with no (known) label (``unlabelled-clause``; with ``report_all`` also preambles,
     signatures and chapters) and annotations naming no clause (``unmatched-annotation``)."""
-    result = ItemsResult()
+    result: ItemsResult[ClassificationItem] = ItemsResult()
     inventory = (list(label_inventory) if label_inventory is not None
                  else sorted({lab for a in annotations for lab in a.labels}))
     known = set(inventory)
@@ -97,52 +118,50 @@ def classification_items(clauses: Sequence[dict[str, Any]], annotations: Sequenc
             result.problems.append(ItemProblem(
                 "unmatched-annotation", f"no clause for {_where(a)}", a.source, a.id, a.line))
             continue
-        mine = labels.setdefault(c["id"], {})
+        mine = labels.setdefault(c.id, {})
         for lab in a.labels:
             if lab in known:
                 mine.setdefault(lab, None)
             else:
                 result.problems.append(ItemProblem(
                     "unknown-label", f"label {lab!r} is not in the label inventory",
-                    a.source, c["id"], a.line, c["page"]))
+                    a.source, c.id, a.line, c.page))
     for c in clauses:
-        found = labels.get(c["id"])
+        found = labels.get(c.id)
         if found:
-            result.items.append({**_item_base(c), "labels": list(found)})
-        elif report_all or c["kind"] in LABELLED_KINDS:
-            why = "has no labels" if c["id"] not in labels else "has no known label"
+            result.items.append(ClassificationItem(**_item_base(c), labels=tuple(found)))
+        elif report_all or c.kind in LABELLED_KINDS:
+            why = "has no labels" if c.id not in labels else "has no known label"
             result.problems.append(ItemProblem(
-                "unlabelled-clause", f"{c['kind']} {c['number_text'] or c['id']} {why}",
-                c["source"], c["id"], None, c["page"]))
-    result.items.sort(key=lambda it: it["id"])
+                "unlabelled-clause", f"{c.kind} {c.number_text or c.id} {why}",
+                c.source, c.id, None, c.page))
+    result.items.sort(key=lambda it: it.id)
     return result
 
 
-def revision_items(clauses: Sequence[dict[str, Any]],
-                   annotations: Sequence[Annotation]) -> ItemsResult:
-    """Items ``{id, text, ai_alert, guidelines, reference_revision, document_id, source,
-    number, heading, page}``. A row with its own ``text`` stands alone; otherwise its clause
-    is found by (``document_id``, ``number``) or ``clause_id`` and its text used. Rows
-    missing ``ai_alert``/``guidelines``/``reference_revision`` are ``incomplete-annotation``;
-    rows naming no clause are ``unmatched-annotation``."""
-    result = ItemsResult()
+def revision_items(clauses: Sequence[ClauseRow],
+                   annotations: Sequence[Annotation]) -> ItemsResult[RevisionItem]:
+    """:class:`~buildds.schema.contracts.RevisionItem` ``{id, document_id, source, number,
+    heading, page, text, ai_alert, guidelines, reference_revision}``. A row with its own
+    ``text`` stands alone; otherwise its clause is found by (``document_id``, ``number``) or
+    ``clause_id`` and its text used. Rows missing ``ai_alert``/``guidelines``/
+    ``reference_revision`` are ``incomplete-annotation``; rows naming no clause are
+    ``unmatched-annotation``."""
+    result: ItemsResult[RevisionItem] = ItemsResult()
     index = _ClauseIndex(clauses)
     used: Counter[str] = Counter()
     for a in annotations:
-        missing = [k for k in ("ai_alert", "guidelines", "reference_revision")
-                   if getattr(a, k) is None]
-        if missing:
+        alert, guidelines, reference = a.ai_alert, a.guidelines, a.reference_revision
+        if alert is None or guidelines is None or reference is None:
+            missing = [k for k, v in (("ai_alert", alert), ("guidelines", guidelines),
+                                      ("reference_revision", reference)) if v is None]
             result.problems.append(ItemProblem(
                 "incomplete-annotation", f"row has no {', '.join(missing)}", a.source, a.id,
                 a.line))
             continue
         if a.text is not None:
             c = index.find(a) if (a.clause_id or a.document_id) else None
-            base: dict[str, Any] = {"id": c["id"] if c else f"row-{a.line:05d}", "document_id":
-                    c["document_id"] if c else a.document_id, "source": c["source"] if c
-                    else PurePath(a.source).name, "number": c["number"] if c else a.number,
-                    "heading": c["heading"] if c else None, "page": c["page"] if c else None,
-                    "text": a.text}
+            base = _row_base(a, a.text, c)
         else:
             c = index.find(a)
             if c is None:
@@ -155,14 +174,13 @@ def revision_items(clauses: Sequence[dict[str, Any]],
         used[item_id] += 1
         if used[item_id] > 1:
             item_id = f"{item_id}-{used[item_id]}"
-        result.items.append({**base, "id": item_id, "ai_alert": a.ai_alert,
-                             "guidelines": a.guidelines,
-                             "reference_revision": a.reference_revision})
-    result.items.sort(key=lambda it: it["id"])
+        result.items.append(RevisionItem(**{**base, "id": item_id}, ai_alert=alert,
+                                         guidelines=guidelines, reference_revision=reference))
+    result.items.sort(key=lambda it: it.id)
     return result
 
 
-def label_frequencies(items: Iterable[dict[str, Any]]) -> dict[str, int]:
+def label_frequencies(items: Iterable[ClassificationItem]) -> dict[str, int]:
     """Label → number of items carrying it, most frequent first (ties by label)."""
-    counts = Counter(lab for it in items for lab in it["labels"])
+    counts = Counter(lab for it in items for lab in it.labels)
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
