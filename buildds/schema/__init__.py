@@ -28,5 +28,6 @@ from buildds.schema.judgments_report import __all__ as _judgments_report_all
 from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
-__all__ = [*_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all,
-           *_judgments_report_all, *_statutes_all, *_evaluation_all]  # noqa: PLE0604
+__all__ = [  # noqa: PLE0604
+    *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_judgments_report_all,
+    *_statutes_all, *_evaluation_all]

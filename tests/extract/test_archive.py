@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExtractError, LimitExceeded
-from buildds.safeio.archive import OLE2_MAGIC, open_ooxml
 from buildds.extract.docx.reader import extract_docx
+from buildds.safeio.archive import OLE2_MAGIC, open_ooxml
 
 MINIMAL_DOC = (b'<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
                b'wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p>'

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from buildds.extract.pdf.ocr_pages import page_dpi
 from PIL import Image
 
 from buildds.errors import ExtractError, LimitExceeded, PdfError
@@ -20,6 +19,7 @@ from buildds.extract.docx.reader import extract_docx
 from buildds.extract.ocr.images import image_frames
 from buildds.extract.ocr.job import MAX_PAGE_PIXELS, MIN_OCR_DPI, blank_page, is_blank
 from buildds.extract.pdf.lines import extract_pdf
+from buildds.extract.pdf.ocr_pages import page_dpi
 from buildds.safeio import LIMITS
 from buildds.safeio.archive import open_ooxml
 from buildds.safeio.sniff import sniff

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from buildds.schema.contracts import Clause, DocBlock, Revision
 from buildds.extract.contracts import blocks_from_pdf
+from buildds.schema.contracts import Clause, DocBlock, Revision
 from buildds.transform.clauses import document_text, ja_article_heading, split_clauses
 from tests.conftest import shared_path
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from buildds.extract.docx.reader import extract_docx, format_number
-
 from tests.conftest import shared_path
 
 docx = pytest.importorskip("docx")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytesseract = pytest.importorskip("pytesseract")
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont
 
 FONT = Path("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf")
 DPI = 300

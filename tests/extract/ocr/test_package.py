@@ -3,9 +3,7 @@ reverse (read with ast, as tests/import_graph.py does), and its public names are
 
 from __future__ import annotations
 
-import buildds.extract.docx as docx
-import buildds.extract.ocr as ocr
-import buildds.extract.pdf as pdf
+from buildds.extract import docx, ocr, pdf
 from tests.import_graph import graph
 
 

@@ -17,15 +17,6 @@ from buildds.errors import BuildError
 from buildds.evaluate.metrics import bootstrap_ci
 from buildds.evaluate.runner import run_eval
 from buildds.evaluate.tasks import get_task
-from buildds.evaluate.tasks.appellate_review.task import (
-    AppellateReviewTask,
-    Variant,
-    build_items,
-    load_rows,
-    parse_answer,
-    parse_variant,
-    render_prompt_for,
-)
 from buildds.evaluate.tasks.appellate_review.metrics import (
     FINE_BINS,
     TERM_BINS,
@@ -45,6 +36,15 @@ from buildds.evaluate.tasks.appellate_review.parse import (
     parse_detection,
     parse_fine,
     parse_term,
+)
+from buildds.evaluate.tasks.appellate_review.task import (
+    AppellateReviewTask,
+    Variant,
+    build_items,
+    load_rows,
+    parse_answer,
+    parse_variant,
+    render_prompt_for,
 )
 from buildds.schema.evaluation import ChatRequest, ChatResult
 from tests.conftest import shared_path
