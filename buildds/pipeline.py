@@ -7,7 +7,8 @@
 * :class:`Cache` stores a stage's output under ``<build>/.cache/<stage>/<key>``, where the key
   is a hash of the stage name, its code version, its options and its inputs' content hashes
   (:func:`cache_key`; the code version hashes the files that
-  :func:`buildds.code_version.code_files` finds). A re-run with nothing changed finds every key and does no work.
+  :func:`buildds.code_version.code_files` finds). A re-run with nothing changed finds every
+  key and does no work.
 * :class:`Rejects` collects every dropped record with its reason and source, written as
   ``rejects.jsonl`` — nothing is dropped silently.
 * :func:`run_parallel` maps a picklable function over work items on a local process pool
@@ -29,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from buildds.safeio.hashing import sha256_bytes, sha256_file, sha256_stream
+from buildds.safeio.hashing import sha256_bytes
 
 __all__ = [
     "Cache",
@@ -45,9 +46,6 @@ __all__ = [
     "package_code_version",
     "progress_bar",
     "run_parallel",
-    "sha256_bytes",
-    "sha256_file",
-    "sha256_stream",
 ]
 
 T = TypeVar("T")

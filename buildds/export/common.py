@@ -19,7 +19,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
-from buildds.pipeline import sha256_bytes, sha256_file
+from buildds.safeio.hashing import sha256_bytes, sha256_file
 from buildds.staging import OutputStaging
 
 

@@ -26,8 +26,8 @@ from types import TracebackType
 from typing import Any, BinaryIO, Literal, NamedTuple, Self
 
 from buildds.errors import ExtractError
-from buildds.pipeline import sha256_stream
 from buildds.safeio.files import open_regular
+from buildds.safeio.hashing import sha256_stream
 from buildds.safeio.json_strict import JsonLimitError, loads_strict
 from buildds.safeio.names import printable_name
 from buildds.safeio.text_decoding import DecodedLines, Encoding, decode_lines

@@ -31,7 +31,7 @@ from buildds.fetch.manifest import (
     write_dest_manifest,
 )
 from buildds.fetch.results import FetchedFile, FetchFailure, FetchResult
-from buildds.pipeline import sha256_file
+from buildds.safeio.hashing import sha256_file
 
 __all__ = ["fetch_jbe"]
 

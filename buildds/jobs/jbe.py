@@ -42,10 +42,9 @@ from buildds.pipeline import (
     package_code_version,
     progress_bar,
     run_parallel,
-    sha256_bytes,
-    sha256_file,
 )
 from buildds.safeio import LIMITS
+from buildds.safeio.hashing import sha256_bytes, sha256_file
 from buildds.schema import SUBJECTS, PdfDocument, Problem
 from buildds.schema.jbe_build import (
     JbeMissingPair,

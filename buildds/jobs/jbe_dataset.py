@@ -17,13 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from buildds.code_version import code_files
-from buildds.pipeline import (
-    Cache,
-    cache_key,
-    canonical_json,
-    package_code_version,
-    sha256_bytes,
-)
+from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 from buildds.schema.jbe_build import JbeBookletItems, JbePairResult, StaleCorrection
 from buildds.staging import OutputStaging

@@ -34,13 +34,8 @@ from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS, SkipInjection
 from buildds.inject_errors.tiers import charge_profile
-from buildds.pipeline import (
-    Rejects,
-    canonical_json,
-    package_code_version,
-    progress_bar,
-    sha256_bytes,
-)
+from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
     ExtractReject,
     FailedInput,
@@ -110,8 +105,8 @@ def detect_format(path: Path, *, encoding: str | None = None) -> str:
 
 def _sha256_regular(path: Path) -> str:
     """sha256 of a statute file, read only if it is a regular file (a FIFO cannot hang)."""
-    from buildds.pipeline import sha256_stream
     from buildds.safeio.files import open_regular
+    from buildds.safeio.hashing import sha256_stream
 
     with open_regular(path) as fh:
         return sha256_stream(fh)

@@ -1,6 +1,6 @@
 """Content hashes (sha256, hex) of bytes, a file or the rest of a stream: the bottom floor's
-home for them, so the readers in :mod:`buildds.safeio` need nothing from the runner
-(:mod:`buildds.pipeline` re-exports them for its cache keys)."""
+home for them, so the readers in :mod:`buildds.safeio` need nothing from the runner, and
+every stage imports them from here."""
 
 from __future__ import annotations
 

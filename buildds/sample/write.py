@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from buildds.pipeline import sha256_file
+from buildds.safeio.hashing import sha256_file
 from buildds.sample.content import QUESTIONS, SUBJECT_CODES, YEAR, full_marks
 from buildds.sample.truth import PAGE_BREAKS, answer_rows
 from buildds.schema import SUBJECTS

@@ -47,7 +47,7 @@ __all__ = [
 #: ``令和６年-民法-18-5``: era year (full-width digits or 元), subject, question, statement
 ID_PATTERN = r"^(平成|令和)([０-９]+|元)年-(憲法|民法|刑法)-[0-9]+-[0-9]+$"
 YEAR_PATTERN = r"^(平成|令和)([０-９]+|元)年$"
-#: lower-case hex, as :func:`buildds.pipeline.sha256_file` writes it
+#: lower-case hex, as :func:`buildds.safeio.hashing.sha256_file` writes it
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 SUBJECT_JP: dict[str, str] = {s.en: s.jp for s in SUBJECTS.values()}
 QUESTION_TYPES: tuple[str, ...] = get_args(JbeQuestionType)

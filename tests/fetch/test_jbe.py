@@ -21,7 +21,7 @@ from buildds.cli import main
 from buildds.errors import FetchError
 from buildds.extract.jbe.raw import discover_exam_files
 from buildds.fetch import MIRROR_ENV, USER_AGENT, default_manifest_path, fetch_jbe
-from buildds.pipeline import sha256_bytes
+from buildds.safeio.hashing import sha256_bytes
 from tests.conftest import REPO, shared_path
 
 SUBJECTS = ("kenpo", "minpo", "keiho")

@@ -20,7 +20,7 @@ from reportlab.lib.pdfencrypt import StandardEncryption
 from buildds.cli import main
 from buildds.errors import BuildError, PdfError
 from buildds.jobs.jbe import JbeReport, build_jbe
-from buildds.pipeline import sha256_file
+from buildds.safeio.hashing import sha256_file
 from tests.conftest import REPO, simple_pdf_bytes
 
 SAMPLE_ROOT = REPO / "buildds" / "sample" / "pdf"

@@ -26,7 +26,7 @@ from typing import Any
 from jinja2 import StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
-from buildds.pipeline import sha256_bytes
+from buildds.safeio.hashing import sha256_bytes
 
 __all__ = ["PROMPTS", "packaged_template", "prompt_environment", "prompt_source",
            "render_prompt", "render_prompt_file", "render_template", "template_sha256",

@@ -14,7 +14,7 @@ from typing import Any
 from buildds.errors import BuildError
 from buildds.evaluate.answering import Deadline
 from buildds.evaluate.tasks import get_task
-from buildds.pipeline import sha256_bytes
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import ChatRequest
 
 __all__ = ["EvalPlan", "OptionError", "PreparedData", "check_specs", "dataset_key", "model_slug",

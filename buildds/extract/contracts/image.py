@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from buildds.extract.contracts.confidence import low_confidence_problems, mean_confidence
 from buildds.extract.contracts.errors import contract_error
-from buildds.pipeline import sha256_bytes
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Problem, Source
 from buildds.schema.contracts import ContractDocument, DocBlock
 

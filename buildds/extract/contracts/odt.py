@@ -19,8 +19,8 @@ import zipfile
 from pathlib import Path
 
 from buildds.extract.contracts.errors import contract_error
-from buildds.pipeline import sha256_bytes
 from buildds.safeio.archive import check_zip
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Source
 from buildds.schema.contracts import ContractDocument
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from buildds.errors import ExtractError
-from buildds.pipeline import sha256_file
 from buildds.safeio import check_regular_file, loads_strict, read_side_file
+from buildds.safeio.hashing import sha256_file
 from buildds.schema import SUBJECTS, Problem
 
 __all__ = [

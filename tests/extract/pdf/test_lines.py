@@ -17,7 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from buildds.extract.pdf.lines import extract_pdf
-from buildds.pipeline import sha256_file
+from buildds.safeio.hashing import sha256_file
 from buildds.schema import PdfDocument
 from tests.conftest import shared_path
 

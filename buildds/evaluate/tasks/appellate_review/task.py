@@ -57,8 +57,8 @@ from buildds.evaluate.tasks.export_io import (
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.inject_errors.arbench_rows import SETTINGS, TASKS
-from buildds.pipeline import sha256_file
 from buildds.safeio import loads_strict
+from buildds.safeio.hashing import sha256_file
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
 __all__ = [

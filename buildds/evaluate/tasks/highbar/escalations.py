@@ -18,7 +18,7 @@ from typing import Any
 from buildds.evaluate.tasks.highbar.formats import Criterion, Review
 from buildds.evaluate.tasks.highbar.judging import CriterionOutcome, FormOutcome, Grade
 from buildds.evaluate.tasks.highbar.taskset import HighBarTaskSpec
-from buildds.pipeline import sha256_bytes
+from buildds.safeio.hashing import sha256_bytes
 
 __all__ = ["SampleLogs", "blind_labels", "escalation_id", "sample_logs"]
 

@@ -25,8 +25,9 @@ from buildds.evaluate.tasks.base import TaskBase
 from buildds.evaluate.tasks.highbar import escalations, judging, report, scoring
 from buildds.evaluate.tasks.highbar.formats import Review, answer_sha256
 from buildds.evaluate.tasks.highbar.taskset import HighBarTaskSpec, TaskSet, load_taskset
-from buildds.pipeline import canonical_json, sha256_bytes
+from buildds.pipeline import canonical_json
 from buildds.safeio import loads_strict
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import (
     Attachment,
     ChatMessage,

@@ -15,7 +15,7 @@ from buildds.evaluate.tasks.export_io import (
     read_parquet_rows,
     state_fingerprint,
 )
-from buildds.pipeline import sha256_file
+from buildds.safeio.hashing import sha256_file
 
 __all__ = ["JbeData", "load_jbe_data"]
 

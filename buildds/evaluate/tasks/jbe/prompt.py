@@ -23,7 +23,8 @@ from typing import Any
 
 from buildds.errors import BuildError
 from buildds.evaluate.prompts import packaged_template, template_sha256, template_text
-from buildds.pipeline import canonical_json, sha256_bytes
+from buildds.pipeline import canonical_json
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import ChatMessage, ChatRequest
 
 __all__ = ["SYSTEM_TEMPLATE", "USER_TEMPLATE", "build_messages", "gold_answer",

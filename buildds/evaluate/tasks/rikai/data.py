@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from buildds.errors import ExportError
 from buildds.evaluate.tasks.export_io import load_saved, state_fingerprint
-from buildds.pipeline import sha256_file
 from buildds.safeio import loads_strict
+from buildds.safeio.hashing import sha256_file
 
 __all__ = ["DEV_SPLIT", "EVAL_SPLIT", "RikaiData", "load_rikai_data"]
 
