@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from buildds.extract.contracts.reader import read_document, read_documents
+from buildds.extract.contracts import read_document, read_documents
 
 REPO = Path(__file__).resolve().parent.parent
 OCR_FILES = [

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from buildds.errors import ExtractError, LimitExceeded, PdfError
-from buildds.extract.contracts.reader import read_document
+from buildds.extract.contracts import read_document
 from buildds.extract.docx.reader import extract_docx
 from buildds.extract.ocr.images import image_frames
 from buildds.extract.ocr.job import MAX_PAGE_PIXELS, MIN_OCR_DPI, blank_page, is_blank
@@ -300,7 +300,7 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
         for suffix in (".pdf", ".docx", ".odt", ".png"):
             cases.append((str(make(tmp_path / f"{kind}{suffix}")), what))
     run = run_bounded(f"""
-        from buildds.extract.contracts.reader import read_document
+        from buildds.extract.contracts import read_document
         result = []
         for path, _ in {cases!r}:
             try:

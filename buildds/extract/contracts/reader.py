@@ -1,7 +1,6 @@
 """Read many contract files: :func:`read_documents` never stops on a bad one.
 
-Each file is read by :func:`~buildds.extract.contracts.document.read_document` (re-exported
-here, with the supported suffixes); ``jobs > 1`` hands the whole batch to one process pool
+Each file is read by :func:`~buildds.extract.contracts.document.read_document`; ``jobs > 1`` hands the whole batch to one process pool
 (:mod:`~buildds.extract.contracts.ocr_pool`).
 
 The reader is split by input kind: :mod:`~buildds.extract.contracts.document` (one file:
@@ -18,22 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from buildds.extract.contracts.confidence import LOW_CONFIDENCE
-from buildds.extract.contracts.document import file_options, read_document, read_one
-from buildds.extract.contracts.filetype import IMAGE_SUFFIXES, SUPPORTED_SUFFIXES
+from buildds.extract.contracts.document import file_options, read_one
 from buildds.extract.contracts.ocr_pool import read_batch
-from buildds.safeio.sniff import sniff
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
 
-__all__ = [
-    "IMAGE_SUFFIXES",
-    "LOW_CONFIDENCE",
-    "SUPPORTED_SUFFIXES",
-    "read_document",
-    "read_documents",
-    "sniff",
-]
+__all__ = ["read_documents"]
 
 
 def read_documents(

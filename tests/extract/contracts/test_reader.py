@@ -16,9 +16,14 @@ from pathlib import Path
 import pytest
 
 from buildds.errors import ExtractError, PdfError
-from buildds.extract.contracts import document, reader
+from buildds.extract.contracts import (
+    IMAGE_SUFFIXES,
+    LOW_CONFIDENCE,
+    document,
+    read_document,
+    read_documents,
+)
 from buildds.extract.contracts import odt as contracts_odt
-from buildds.extract.contracts.reader import read_document, read_documents, sniff
 from tests.conftest import shared_path, simple_pdf_bytes
 
 FONT = Path("/usr/share/fonts/opentype/ipafont-mincho/ipam.ttf")
@@ -306,16 +311,6 @@ def test_empty_docx_has_no_text(tmp_path: Path) -> None:
         read_document(make_docx(tmp_path / "empty.docx", []))
 
 
-def test_sniff() -> None:
-    assert sniff(b"") == "empty"
-    assert sniff(b"%PDF-1.7\n") == "pdf"
-    assert sniff(b"<!DOCTYPE html><html>") == "html"
-    assert sniff("第1条".encode()) == "text"
-    assert sniff(b"\x89PNG\r\n\x1a\n....") == "png"
-    assert sniff(b"\xff\xd8\xff\xe0") == "jpeg"
-    assert sniff(b"\x00\x01\x02\xff\xfe") == "binary"
-
-
 def test_batch_goes_on_past_bad_files(tmp_path: Path) -> None:
     good = make_docx(tmp_path / "good.docx", JA_LINES)
     bad = tmp_path / "bad.pdf"
@@ -423,7 +418,7 @@ def test_real_contracts_ocr_files() -> None:
     root = shared_path("realdata", "contracts")
     on_disk = {p.relative_to(root).as_posix() for p in _real_files(root)}
     # every image-only file in the directory is in OCR_FILES
-    images = {r for r in on_disk if Path(r).suffix.lower() in reader.IMAGE_SUFFIXES}
+    images = {r for r in on_disk if Path(r).suffix.lower() in IMAGE_SUFFIXES}
     assert images <= set(OCR_FILES)
     for rel, kw in OCR_FILES.items():
         if rel not in on_disk:
@@ -435,7 +430,7 @@ def test_real_contracts_ocr_files() -> None:
         assert doc.ocr_confidence is not None and 0 < doc.ocr_confidence <= 100, rel
         low = [p for p in doc.problems if p.code == "ocr_low_confidence"]
         # one page read: a warning exactly when its confidence is low
-        assert bool(low) == (doc.ocr_confidence < reader.LOW_CONFIDENCE), rel
+        assert bool(low) == (doc.ocr_confidence < LOW_CONFIDENCE), rel
         assert all(p.severity == "warning" and p.source == rel for p in doc.problems)
         if rel == "jp_yomitoku-images/demo.jpg":
             assert doc.ocr_confidence > 75

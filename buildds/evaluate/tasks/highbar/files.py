@@ -120,7 +120,7 @@ def _document_text(path: Path, real: Path, data: bytes) -> tuple[str, str]:
             return suffix.lstrip("."), data.decode("utf-8").strip()
         except UnicodeDecodeError as exc:
             raise BuildError("not UTF-8 text", source=str(path)) from exc
-    from buildds.extract.contracts.reader import read_document
+    from buildds.extract.contracts import read_document
 
     doc = read_document(real, source_path=str(path))
     lines = [(b.redline or b.text).strip() for b in doc.blocks if b.part == "body"]
