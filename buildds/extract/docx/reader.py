@@ -38,14 +38,14 @@ from lxml import etree
 from buildds.errors import ExtractError
 from buildds.extract.docx.blocks import BlockBuilder
 from buildds.extract.docx.comments import read_comments
-from buildds.extract.docx.numbering import Numbering, Styles, format_number
+from buildds.extract.docx.numbering import Numbering, Styles
 from buildds.extract.docx.parts import PartReader
 from buildds.extract.docx.units import Unit
 from buildds.safeio.archive import OoxmlPackage, R, open_ooxml, w_tag
 from buildds.schema.contracts import Comment, ContractDocument, DocBlock
 from buildds.schema.core import Problem, Source
 
-__all__ = ["extract_docx", "format_number"]
+__all__ = ["extract_docx"]
 
 
 def _optional_xml(pkg: OoxmlPackage, part: str | None, problems: list[Problem]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from buildds.extract.docx.reader import extract_docx, format_number
+from buildds.extract.docx import extract_docx, format_number
 from tests.conftest import shared_path
 
 docx = pytest.importorskip("docx")

@@ -15,9 +15,10 @@ graded by LLM judges against a lawyer's reference revision.
   leaderboard's details show how many items were judged;
 * judges (``--judge``, one or more): each answers the judge prompt
   (``prompts/clause_revision_judge.md.j2``: the seed's five aspects, judged against the
-  reference, step by step, one JSON object with integer scores 0–100). :func:`parse_judgment`
-  reads a JSON object (a ```json block, or the first object in prose) with all five aspects
-  as numbers in 0–100; anything else is an error recorded for that judge and item — no score
+  reference, step by step, one JSON object with integer scores 0–100).
+  :func:`~buildds.evaluate.tasks.rikai.revision_judging.parse_judgment` reads a JSON object
+  (a ```json block, or the first object in prose) with all five aspects as numbers in 0–100;
+  anything else is an error recorded for that judge and item — no score
   is ever made up. Every judge's raw answer is in ``judgments.jsonl`` of the run folder;
 * scorer (:func:`score_revision`): per judge, the mean of each aspect over the items it
   judged; the headline scores are the per-item mean over the judges that judged it, then
@@ -42,14 +43,9 @@ from buildds.evaluate.tasks.base import TaskBase
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.evaluate.tasks.rikai.data import RikaiData, load_rikai_data
 from buildds.evaluate.tasks.rikai.revision_judging import (
-    ASPECT_TITLES,
-    ASPECTS,
     JUDGE_TEMPLATE,
-    Judgment,
     apply_judgments,
     build_judge_request,
-    parse_judgment,
-    render_judge_prompt,
     required_text,
     revision_of,
     score_revision,
@@ -58,21 +54,12 @@ from buildds.evaluate.tasks.rikai.revision_report import plot_run, plot_summary,
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult, SampleRecord
 
 __all__ = [
-    "ASPECTS",
-    "ASPECT_TITLES",
-    "JUDGE_TEMPLATE",
     "NAME",
     "ClauseRevisionTask",
-    "Judgment",
-    "build_judge_request",
     "build_messages",
     "build_requests",
     "demonstrations_for",
-    "parse_judgment",
-    "render_judge_prompt",
-    "render_leaderboard",
     "sample_record",
-    "score_revision",
 ]
 
 NAME = "clause-revision"

@@ -16,10 +16,9 @@ from buildds.errors import BuildError
 from buildds.evaluate.backends.base import BackendBase
 from buildds.evaluate.runner import run_eval
 from buildds.evaluate.tasks.rikai.data import load_rikai_data
-from buildds.evaluate.tasks.rikai.revision import (
+from buildds.evaluate.tasks.rikai.revision import build_requests, demonstrations_for
+from buildds.evaluate.tasks.rikai.revision_judging import (
     ASPECTS,
-    build_requests,
-    demonstrations_for,
     parse_judgment,
     render_judge_prompt,
 )
