@@ -86,8 +86,9 @@ def load_manifest(path: Path) -> tuple[dict[str, Any], list[ManifestEntry]]:
             raise FetchError(f"{where}: unknown kind {kind!r} (mondai or seito)", source=str(path))
         entry = ManifestEntry(year, subject, kind, e.get("official_url") or None, e.get("sha256") or None,
                        dict(e))
-        # The target path is always derived from year/subject/kind (the layout jbe_raw reads);
-        # a manifest path that disagrees is an error, never a place to write to.
+        # The target path is always derived from year/subject/kind (the layout that
+        # extract/jbe/raw.py reads); a manifest path that disagrees is an error, never a place
+        # to write to.
         if e.get("path") not in (None, entry.rel):
             raise FetchError(f"{where}: path {e['path']!r} should be {entry.rel!r}",
                              source=str(path))

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from typing import Literal
 
-__all__ = ["ZERO_WIDTH", "normalize_text"]
+__all__ = ["FOLD_TABLE", "ZERO_WIDTH", "normalize_text"]
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 
@@ -39,7 +39,9 @@ def _ideograph_table() -> dict[int, str]:
     return table
 
 
-_TABLE: dict[int, str | None] = {**_ideograph_table(), **{ord(c): None for c in ZERO_WIDTH}}
+#: ``str.translate`` table: compatibility ideographs and Kangxi radicals folded, zero-width
+#: characters removed (the first step of :func:`normalize_text`)
+FOLD_TABLE: dict[int, str | None] = {**_ideograph_table(), **{ord(c): None for c in ZERO_WIDTH}}
 _HALFWIDTH_DIGITS = {0xFF10 + i: str(i) for i in range(10)}
 
 # CJK character: Han (incl. 々〆), hiragana, katakana (incl. ー).
@@ -62,7 +64,7 @@ def _collapse(m: re.Match[str]) -> str:
 
 def normalize_text(text: str, *, digits: Literal["keep", "halfwidth"] = "keep") -> str:
     """Normalise ``text`` conservatively (see the module docstring)."""
-    text = text.translate(_TABLE)
+    text = text.translate(FOLD_TABLE)
     text = _LETTER_SPACED.sub(_collapse, text)
     if digits == "halfwidth":
         text = text.translate(_HALFWIDTH_DIGITS)

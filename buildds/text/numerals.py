@@ -25,9 +25,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from buildds.text.normalize import (
-    _TABLE as _FOLD,  # same package: ideographs folded, zero-width removed
-)
+from buildds.text.normalize import FOLD_TABLE
 
 __all__ = ["NUMERAL", "cn_duration_months", "cn_number", "cn_numeral", "int_to_cn", "to_int_number"]
 
@@ -200,7 +198,7 @@ def _roman_to_int(s: str) -> int | None:
 def to_int_number(text: str) -> int | None:
     """An article number as an int: ``1``, ``１``, ``一``, ``十二``, ``二十三``, ``百``,
     ``II``, ``xii``, ``Ⅳ``; a ``第…条`` wrapper is allowed. ``None`` when unreadable."""
-    s = unicodedata.normalize("NFKC", text.translate(_FOLD)).strip()
+    s = unicodedata.normalize("NFKC", text.translate(FOLD_TABLE)).strip()
     s = re.sub(r"\s+", "", s)
     m = _WRAPPER.match(s)
     if m:

@@ -37,8 +37,8 @@ DEFAULT_PSM = 6
 #: one 200-inch PDF page asks pdfium for a 3.6-gigapixel bitmap.
 MAX_PAGE_PIXELS = LIMITS["page_pixels"].default
 #: The least resolution a page is rendered at to fit MAX_PAGE_PIXELS: below it tesseract's
-#: accuracy on 10-point Japanese falls off (0.989 at 300 dpi, 0.974 at 200, see ocr.py), so a
-#: page that needs less is refused rather than read badly.
+#: accuracy on 10-point Japanese falls off (0.989 at 300 dpi, 0.974 at 200, see the package
+#: docstring), so a page that needs less is refused rather than read badly.
 MIN_OCR_DPI = 150
 #: A render whose grey levels span at most this many steps is blank paper: nothing tesseract
 #: could read (antialiased type spans the whole range), so it is not sent to tesseract.
