@@ -40,7 +40,6 @@ from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
 from buildds.export.common import (
     ExportedDataset,
-    card_environment,
     check_unique_ids,
     dataset_dict,
     export_inputs,
@@ -64,12 +63,10 @@ __all__ = [
     "FEWSHOT_PER_LABEL",
     "SPLITS",
     "ExportResult",
-    "card_environment",
     "export_jbe",
     "item_sort_key",
     "jbe_features",
     "load_jbe_export",
-    "render_card",
     "select_fewshot",
 ]
 

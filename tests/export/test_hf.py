@@ -297,14 +297,14 @@ def test_card_with_validation_and_no_exclusions(tmp_path):
     "{{ fewshot.__class__ }}",
 ])
 def test_card_templates_run_sandboxed(payload):
-    env = hf.card_environment()
+    env = common.card_environment()
     with pytest.raises(jinja2.exceptions.SecurityError):
         env.from_string(payload).render(fewshot=[])
 
 
 def test_card_undefined_names_are_errors():
     with pytest.raises(jinja2.exceptions.UndefinedError):
-        hf.card_environment().from_string("{{ nothing }}").render()
+        common.card_environment().from_string("{{ nothing }}").render()
 
 
 # --------------------------------------------------------------------------- atomicity

@@ -45,7 +45,7 @@ from buildds.schema import (
 )
 from buildds.text import join_wrapped
 
-__all__ = ["KATAKANA_LABELS", "parse_booklet", "to_int"]
+__all__ = ["parse_booklet"]
 
 STAGE = "booklet"
 

@@ -60,7 +60,6 @@ __all__ = [
     "build_requests",
     "parse_output",
     "render_answer",
-    "render_leaderboard",
     "sample_record",
     "score_classification",
 ]
