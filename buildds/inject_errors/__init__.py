@@ -3,7 +3,8 @@
 Modules, lowest first (each imports only those above it in this list, and none imports an
 injector except :mod:`.registry`):
 
-- :mod:`.statutes` — statute profiles parsed from the law text; :mod:`.profiles` — as YAML;
+- :mod:`.statutes` — statute profiles parsed from the law text (and as YAML:
+  :mod:`.statutes.profile_yaml`);
 - :mod:`.edits` — span edits on a judgment's text: apply, undo, make deletions;
 - :mod:`.cn_format` — terms and amounts written in the style of the text they replace;
 - :mod:`.base` — the :class:`Injector` protocol, :class:`BaseInjector`, :class:`SkipInjection`,

@@ -38,9 +38,9 @@ from buildds.pipeline import (
     canonical_json,
     package_code_version,
     progress_bar,
-    sha256_bytes,
 )
 from buildds.safeio import LIMITS, read_side_file
+from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Problem
 from buildds.schema.contracts import (
     Clause,

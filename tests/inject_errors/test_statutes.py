@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from buildds.inject_errors.profiles import load_profile_yaml, write_profile_yaml
+from buildds.inject_errors.statutes.profile_yaml import load_profile_yaml, write_profile_yaml
 from buildds.inject_errors.statutes import (
     CN_CHARGE_RENAMES,
     build_cn_profile,

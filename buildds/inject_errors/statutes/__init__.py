@@ -23,7 +23,9 @@ Modules (every name below is importable from this package):
 - :mod:`.charge_tables` — the LegalAttack / JUREX charge→article and confusable tables;
 - :mod:`.cn_profile` — :func:`build_cn_profile`;
 - :mod:`.jp_penal_code` — :func:`build_jp_profile`;
-- :mod:`.charge_aliases` — the names judgments use for a charge, :func:`resolve_charge`.
+- :mod:`.charge_aliases` — the names judgments use for a charge, :func:`resolve_charge`;
+- :mod:`.profile_yaml` — a profile written to and read from YAML (imported on its own: it
+  needs PyYAML).
 """
 
 from __future__ import annotations
