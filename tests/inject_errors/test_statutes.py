@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from buildds.inject_errors.statutes.profile_yaml import load_profile_yaml, write_profile_yaml
 from buildds.inject_errors.statutes import (
     CN_CHARGE_RENAMES,
     build_cn_profile,
@@ -24,6 +23,7 @@ from buildds.inject_errors.statutes import (
     parse_jp_penalties,
     resolve_charge,
 )
+from buildds.inject_errors.statutes.profile_yaml import load_profile_yaml, write_profile_yaml
 from buildds.schema import StatuteProfile
 from buildds.schema.statutes import ChargeProfile, FineRule
 from tests.conftest import shared_path
