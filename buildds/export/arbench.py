@@ -1,4 +1,5 @@
-"""AR-Bench rows → a Hugging Face ``DatasetDict``, parquet files and a dataset card.
+"""AR-Bench rows (:class:`~buildds.schema.arbench.ArbenchRow`) → a Hugging Face
+``DatasetDict``, parquet files and a dataset card.
 
 :func:`export_arbench` writes, under ``out``::
 
@@ -10,7 +11,8 @@
 
 Splits are the tasks; the five input settings S1–S5 are columns (``input_s1`` …
 ``input_s5``, the exact model input), so every split serves every setting. All splits share
-the explicit features of :func:`arbench_features`.
+the explicit features of :func:`arbench_features`; a row's values are its
+:meth:`~buildds.schema.arbench.ArbenchRow.as_dict`.
 
 Determinism and atomicity follow :mod:`buildds.export.hf`: rows in id order, split
 fingerprints derived from the caller's ``fingerprint``, the seed and the content, one shard,
@@ -20,7 +22,7 @@ no dates in the card, everything written to a temp folder and swapped in with ``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,8 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
-from buildds.inject_errors.arbench_rows import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
+from buildds.inject_errors.arbench_rows import TASKS, task_rows
+from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging
 
 __all__ = [
@@ -101,7 +104,7 @@ class ArbenchExport(ExportedDataset):
 
 
 def arbench_features() -> Any:
-    """The declared features, in :data:`~buildds.inject_errors.arbench_rows.COLUMNS` order."""
+    """The declared features, in :data:`~buildds.schema.arbench.COLUMNS` order."""
     datasets, _, _ = require_data()
     feats: dict[str, Any] = {}
     for name in COLUMNS:
@@ -114,18 +117,24 @@ def arbench_features() -> Any:
     return datasets.Features(feats)
 
 
-def _counts_table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _counts_table(rows: Sequence[ArbenchRow]) -> list[dict[str, Any]]:
     out = []
     for et in ("none", "E1", "E2", "E3", "E4", "E5", "E6"):
-        mine = [r for r in rows if r["error_type"] == et]
+        mine = [r for r in rows if r.error_type == et]
         if mine:
-            per = Counter(r["factor"] for r in mine)
+            per: Counter[str] = Counter(r.factor for r in mine)
             out.append({"error_type": et, "factors": [per[f] for f in FACTOR_GROUPS],
                         "total": len(mine)})
     return out
 
 
-def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint: str,
+def _columns(rows: Sequence[ArbenchRow], names: Sequence[str]) -> dict[str, list[Any]]:
+    """The rows as columns (their :meth:`~buildds.schema.arbench.ArbenchRow.as_dict`)."""
+    dicts = [r.as_dict() for r in rows]
+    return {name: [d[name] for d in dicts] for name in names}
+
+
+def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
                    validation: dict[str, Any] | None = None,
                    staging: OutputStaging | None = None) -> ArbenchExport:
@@ -134,13 +143,12 @@ def export_arbench(rows: Sequence[Mapping[str, Any]], *, out: Path, fingerprint:
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
     out = Path(out)
-    ordered = sorted(rows, key=lambda r: r["id"])
-    check_unique_ids((r["id"] for r in ordered), what="row")
+    ordered = sorted(rows, key=lambda r: r.id)
+    check_unique_ids((r.id for r in ordered), what="row")
     features = arbench_features()
     splits = task_rows(ordered)
     dd, split_fps = dataset_dict(
-        {split: {name: [r[name] for r in splits[split]] for name in features}
-         for split in TASKS}, features,
+        {split: _columns(splits[split], list(features)) for split in TASKS}, features,
         tag="buildds-arbench", title="AR-Bench", fingerprint=fingerprint, seed=seed,
         citation=SEED_TITLE)
 

@@ -1,7 +1,8 @@
 """AR-Bench rows (seed 003) from parsed judgments and injected errors: the step after injection,
 read by validation (:mod:`buildds.validate.arbench`) and the export (:mod:`buildds.export.arbench`).
 
-One row per judgment *version*: every :class:`InjectedJudgment` is an anomalous row
+One row (an :class:`~buildds.schema.arbench.ArbenchRow`) per judgment *version*: every
+:class:`InjectedJudgment` is an anomalous row
 (``label`` 1, ``error_type`` E1…E6), and a seeded share of the source judgments is included
 unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``). The three
 tasks read the same rows (:func:`task_rows`):
@@ -32,21 +33,26 @@ text does not hold.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
 from buildds.extract.judgments import parse_articles
-from buildds.schema.judgments import ArticleRef, InjectedJudgment, Judgment
+from buildds.schema.arbench import ArbenchRow, FactorGroup
+from buildds.schema.judgments import (
+    ArticleRef,
+    ErrorClass,
+    ErrorType,
+    InjectedJudgment,
+    Judgment,
+    SpanEdit,
+)
 from buildds.schema.statutes import StatuteProfile
 from buildds.text import cn_number, int_to_cn
 
 __all__ = [
-    "COLUMNS",
-    "FACTOR_GROUPS",
     "HEADINGS",
     "LAW_FILE",
     "SETTINGS",
@@ -66,22 +72,12 @@ __all__ = [
 
 SETTINGS: tuple[str, ...] = ("S1", "S2", "S3", "S4", "S5")
 TASKS: tuple[str, ...] = ("detection", "classification", "correction")
-FACTOR_GROUPS: tuple[str, ...] = ("none", "mitigating", "aggravating", "mixed")
 LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
 HEADINGS = {"facts": "【案件事实】", "reasoning": "【裁判理由】", "judgment": "【判决结果】",
             "articles": "【相关法条】"}
 
 #: (article, 之N or None)
 ArticleKey = tuple[int, int | None]
-
-#: the row columns, in order (the export's features follow this order)
-COLUMNS: tuple[str, ...] = (
-    "id", "source_id", "dataset", "error_type", "error_class", "label", "factor", "charges",
-    "facts", "judgment", "original_judgment", "reasoning", "anomalous_reasoning",
-    "cited_articles", "anomalous_cited_articles", "articles_text", "anomalous_articles_text",
-    "gold_correction", "rationale", "edits", "seed",
-    "input_s1", "input_s2", "input_s3", "input_s4", "input_s5",
-)
 
 _SUB_RE = re.compile(r"条之([一二三四五六七八九十]+)")
 
@@ -129,7 +125,7 @@ def articles_text(keys: Sequence[ArticleKey], texts: Mapping[ArticleKey, str],
     return "\n\n".join(blocks)
 
 
-def factor_group(judgment: Judgment) -> str:
+def factor_group(judgment: Judgment) -> FactorGroup:
     """AR-Bench's factor category (Figure 3): none / mitigating / aggravating / mixed."""
     kinds = {f.mitigating for f in judgment.factors if f.kind != "其他"}
     if not kinds:
@@ -160,58 +156,53 @@ def setting_inputs(*, facts: str, judgment: str, reasoning: str, anomalous_reaso
     }
 
 
-def _json(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _row(*, id: str, judgment: Judgment, error_type: str, error_class: str, facts: str,
-         text: str, anomalous_reasoning: str, anomalous_keys: list[ArticleKey],
-         gold: Mapping[str, object], rationale: Mapping[str, object], edits: list[dict[str, Any]],
-         seed: int, texts: Mapping[ArticleKey, str], profile: StatuteProfile | None
-         ) -> dict[str, Any]:
+def _row(*, id: str, judgment: Judgment, error_type: ErrorType | Literal["none"],
+         error_class: ErrorClass | Literal["none"], facts: str, text: str,
+         anomalous_reasoning: str, anomalous_keys: list[ArticleKey],
+         gold: Mapping[str, object], rationale: Mapping[str, object],
+         edits: tuple[SpanEdit, ...], seed: int, texts: Mapping[ArticleKey, str],
+         profile: StatuteProfile | None) -> ArbenchRow:
     keys = article_keys(judgment.article_refs)
     if not keys:  # CAIL: article numbers from the meta
         keys = [(a, None) for a in judgment.articles]
     arts = articles_text(keys, texts, profile)
     anomalous_arts = articles_text(anomalous_keys, texts, profile)
-    row: dict[str, Any] = {
-        "id": id, "source_id": judgment.id, "dataset": judgment.dataset,
-        "error_type": error_type, "error_class": error_class,
-        "label": 0 if error_type == "none" else 1, "factor": factor_group(judgment),
-        "charges": list(judgment.charges), "facts": facts, "judgment": text,
-        "original_judgment": judgment.judgment, "reasoning": judgment.reasoning,
-        "anomalous_reasoning": anomalous_reasoning,
-        "cited_articles": [_label(k) for k in keys],
-        "anomalous_cited_articles": [_label(k) for k in anomalous_keys],
-        "articles_text": arts, "anomalous_articles_text": anomalous_arts,
-        "gold_correction": _json(dict(gold)), "rationale": _json(dict(rationale)),
-        "edits": _json(edits), "seed": seed,
-    }
-    row.update(setting_inputs(facts=facts, judgment=text, reasoning=judgment.reasoning,
-                              anomalous_reasoning=anomalous_reasoning, articles=arts,
-                              anomalous_articles=anomalous_arts))
-    return row
+    inputs = setting_inputs(facts=facts, judgment=text, reasoning=judgment.reasoning,
+                            anomalous_reasoning=anomalous_reasoning, articles=arts,
+                            anomalous_articles=anomalous_arts)
+    return ArbenchRow(
+        id=id, source_id=judgment.id, dataset=judgment.dataset,
+        error_type=error_type, error_class=error_class,
+        label=0 if error_type == "none" else 1, factor=factor_group(judgment),
+        charges=tuple(judgment.charges), facts=facts, judgment=text,
+        original_judgment=judgment.judgment, reasoning=judgment.reasoning,
+        anomalous_reasoning=anomalous_reasoning,
+        cited_articles=tuple(_label(k) for k in keys),
+        anomalous_cited_articles=tuple(_label(k) for k in anomalous_keys),
+        articles_text=arts, anomalous_articles_text=anomalous_arts,
+        gold_correction=dict(gold), rationale=dict(rationale), edits=edits, seed=seed,
+        **inputs)
 
 
 def normal_row(judgment: Judgment, texts: Mapping[ArticleKey, str],
-               profile: StatuteProfile | None = None, *, seed: int = 0) -> dict[str, Any]:
+               profile: StatuteProfile | None = None, *, seed: int = 0) -> ArbenchRow:
     """The unaltered judgment as a normal row (id ``<source id>-none``)."""
     keys = article_keys(judgment.article_refs) or [(a, None) for a in judgment.articles]
     return _row(id=f"{judgment.id}-none", judgment=judgment, error_type="none",
                 error_class="none", facts=judgment.facts, text=judgment.judgment,
                 anomalous_reasoning=judgment.reasoning, anomalous_keys=keys, gold={},
-                rationale={}, edits=[], seed=seed, texts=texts, profile=profile)
+                rationale={}, edits=(), seed=seed, texts=texts, profile=profile)
 
 
 def injected_row(record: InjectedJudgment, texts: Mapping[ArticleKey, str],
-                 profile: StatuteProfile | None = None) -> dict[str, Any]:
+                 profile: StatuteProfile | None = None) -> ArbenchRow:
     """An anomalous row: the injected judgment/reasoning, the original reasoning (S2/S3)."""
     anomalous_keys = article_keys(parse_articles(record.reasoning))
     return _row(id=record.id, judgment=record.original, error_type=record.error_type,
                 error_class=record.error_class, facts=record.facts, text=record.judgment,
                 anomalous_reasoning=record.reasoning, anomalous_keys=anomalous_keys,
                 gold=record.gold_correction, rationale=record.rationale,
-                edits=[e.model_dump() for e in record.edits], seed=record.seed, texts=texts,
+                edits=record.edits, seed=record.seed, texts=texts,
                 profile=profile)
 
 
@@ -225,15 +216,15 @@ def select_normals(judgments: Iterable[Judgment], share: float, seed: int) -> li
 
 def arbench_rows(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
                  texts: Mapping[ArticleKey, str], profile: StatuteProfile | None = None,
-                 seed: int = 0, normal_share: float = 0.5) -> list[dict[str, Any]]:
+                 seed: int = 0, normal_share: float = 0.5) -> list[ArbenchRow]:
     """Normal rows (a seeded share of ``judgments``) + one row per injection, sorted by id."""
     rows = [normal_row(j, texts, profile, seed=seed)
             for j in select_normals(judgments, normal_share, seed)]
     rows += [injected_row(r, texts, profile) for r in injected]
-    return sorted(rows, key=lambda r: r["id"])
+    return sorted(rows, key=lambda r: r.id)
 
 
-def task_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+def task_rows(rows: Sequence[ArbenchRow]) -> dict[str, list[ArbenchRow]]:
     """Rows per task: detection all, classification and correction the anomalous ones."""
-    anomalous = [r for r in rows if r["label"] == 1]
+    anomalous = [r for r in rows if r.label == 1]
     return {"detection": list(rows), "classification": anomalous, "correction": list(anomalous)}

@@ -6,7 +6,8 @@ JuDGE lines carry ``fd``/``text_id``, CAIL lines ``fact``/``meta``), parse (``_p
 (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every
 requested error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed
 judgment is the E1 donor corpus), make the rows (``_rows``,
-:mod:`buildds.inject_errors.arbench_rows`), validate them (``_validate``,
+:mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
+records), validate them (``_validate``,
 :mod:`buildds.validate.arbench`), export (``_export``, :mod:`buildds.export.arbench`) and
 report (``_write_reports``). The report, its entries and the rejects are the records of
 :mod:`buildds.schema.judgments_report`.
@@ -53,6 +54,7 @@ from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
     from buildds.extract.judgments import JudgmentInput
+    from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import InjectedJudgment, Judgment
 
 __all__ = ["DEFAULT_CONFUSABLE", "DEFAULT_LAW_DIR", "JudgmentsReport", "build_judgments",
@@ -305,7 +307,7 @@ def _inject(run: _Run, judgments: list[Judgment], statutes: Any) -> list[Injecte
 
 
 def _rows(run: _Run, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
-          law_dir: Path) -> list[dict[str, Any]]:
+          law_dir: Path) -> list[ArbenchRow]:
     """The AR-Bench rows; a judgment without a judgment part cannot be a normal row."""
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
 
@@ -316,12 +318,12 @@ def _rows(run: _Run, judgments: list[Judgment], done: list[InjectedJudgment], st
     texts = load_article_texts(law_dir)
     rows = arbench_rows(judgments, done, texts=texts, profile=statutes, seed=run.seed,
                         normal_share=run.normal_share)
-    assert sum(1 for r in rows if r["label"] == 0) == len(normals)
+    assert sum(1 for r in rows if r.label == 0) == len(normals)
     return rows
 
 
-def _validate(run: _Run, rows: list[dict[str, Any]], statutes: Any,
-              done: list[InjectedJudgment]) -> tuple[list[dict[str, Any]], bool]:
+def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any,
+              done: list[InjectedJudgment]) -> tuple[list[ArbenchRow], bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
     and the rest is checked again; (the rows kept, whether they passed)."""
     from buildds.validate.arbench import validate_arbench
@@ -331,11 +333,11 @@ def _validate(run: _Run, rows: list[dict[str, Any]], statutes: Any,
     failing = None if validation.ok else validation.failing_rows()
     if failing:
         for row in rows:
-            if row["id"] in failing:
-                check, message = failing[row["id"]]
-                run.reject(ValidationReject(reason=check, message=message, id=row["id"],
-                                            source_id=row["source_id"], dataset=row["dataset"]))
-        rows = [r for r in rows if r["id"] not in failing]
+            if row.id in failing:
+                check, message = failing[row.id]
+                run.reject(ValidationReject(reason=check, message=message, id=row.id,
+                                            source_id=row.source_id, dataset=row.dataset))
+        rows = [r for r in rows if r.id not in failing]
         report.dropped = len(failing)
         validation = validate_arbench(rows, profile=statutes, injected=done)
     report.validation = json.loads(validation.to_json())
@@ -344,7 +346,7 @@ def _validate(run: _Run, rows: list[dict[str, Any]], statutes: Any,
     return rows, validation.ok
 
 
-def _export(run: _Run, rows: list[dict[str, Any]], staging: OutputStaging) -> None:
+def _export(run: _Run, rows: list[ArbenchRow], staging: OutputStaging) -> None:
     """Step "export": the dataset, parquet files and card, into ``staging``."""
     from buildds.errors import ExportError
     from buildds.export.arbench import export_arbench

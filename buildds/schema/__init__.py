@@ -7,12 +7,15 @@ Stages import records from ``buildds.schema``; they never redefine them.
   booklet's build result, missing pairs, rejects, totals, stale corrections);
 * :mod:`.contracts` — normalised contract documents (blocks, tracked changes, comments) and
   clauses;
-* :mod:`.judgments` — criminal judgments and injected errors; :mod:`.judgments_report` —
-  what a ``buildds judgments`` run reports and rejects (input entries, counts, rejects);
+* :mod:`.judgments` — criminal judgments and injected errors; :mod:`.arbench` — the
+  AR-Bench row made from them; :mod:`.judgments_report` — what a ``buildds judgments`` run
+  reports and rejects (input entries, counts, rejects);
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
 * :mod:`.evaluation` — backend requests/results and scored samples.
 """
 
+from buildds.schema.arbench import *
+from buildds.schema.arbench import __all__ as _arbench_all
 from buildds.schema.contracts import *
 from buildds.schema.contracts import __all__ as _contracts_all
 from buildds.schema.core import *
@@ -29,5 +32,5 @@ from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
 __all__ = [  # noqa: PLE0604
-    *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_judgments_report_all,
-    *_statutes_all, *_evaluation_all]
+    *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
+    *_judgments_report_all, *_statutes_all, *_evaluation_all]

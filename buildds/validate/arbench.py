@@ -3,7 +3,8 @@
 * :class:`ArbenchRowsModel` (pandera, ``lazy=True``): unique ids, known error types /
   classes / factor groups, ``label`` agrees with ``error_type``, ``error_class`` is the
   error type's class, non-empty texts, JSON columns parse.
-* Semantic checks, each recomputed (never trusted from the row):
+* Semantic checks on the :class:`~buildds.schema.arbench.ArbenchRow` records, each
+  recomputed (never trusted from the row):
 
   - ``E3_inside_range``: the term of the row's ``judgment`` (re-parsed) lies outside the
     range of the sentence kind in the rationale's tier, read again from the profile (an
@@ -14,7 +15,8 @@
     and a donor's defendant name (rationale ``donor_defendant``) does not leak into the
     anomalous reasoning;
   - ``edits_roundtrip``: with the injected records, ``apply_edits(original, edits)`` is the
-    anomalous text, undoing gives the original, and the row holds the record's parts.
+    anomalous text, undoing gives the original, and the row holds the record's edits and
+    anomalous parts.
 
 * ``counts``: rows per error type, per factor group, per error type × factor, per task and
   per dataset.
@@ -38,8 +40,9 @@ from typing import Any
 import pandas as pd
 from pandera.typing import Series
 
-from buildds.inject_errors.arbench_rows import COLUMNS, FACTOR_GROUPS, TASKS, task_rows
+from buildds.inject_errors.arbench_rows import TASKS, task_rows
 from buildds.pipeline import atomic_write_text
+from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.schema.judgments import ERROR_CLASS, InjectedJudgment
 from buildds.schema.statutes import FineRule, StatuteProfile
 from buildds.validate.schemas import pa
@@ -61,7 +64,8 @@ def _is_json(value: object) -> bool:
 
 
 class ArbenchRowsModel(pa.DataFrameModel):
-    """One row per judgment version (see :mod:`buildds.inject_errors.arbench_rows`)."""
+    """One row per judgment version (see :mod:`buildds.inject_errors.arbench_rows`), as
+    :meth:`ArbenchRow.as_dict <buildds.schema.arbench.ArbenchRow.as_dict>` gives it."""
 
     id: Series[str] = pa.Field(unique=True, str_length={"min_value": 1})
     source_id: Series[str] = pa.Field(str_length={"min_value": 1})
@@ -152,8 +156,8 @@ class ArbenchValidation:
         return "\n".join(lines)
 
 
-def rows_frame(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    frame = pd.DataFrame([dict(r) for r in rows], columns=list(COLUMNS))
+def rows_frame(rows: Sequence[ArbenchRow]) -> pd.DataFrame:
+    frame = pd.DataFrame([r.as_dict() for r in rows], columns=list(COLUMNS))
     frame["label"] = frame["label"].astype("int64")
     if frame.empty:  # no values to infer from: give the text columns their declared dtype
         text = [c for c, f in ArbenchRowsModel.to_schema().columns.items()
@@ -212,11 +216,10 @@ def _profile_range(profile: StatuteProfile, charge: str, tier: str, kind: str,
     return ranges[0] if ranges else None
 
 
-def _check_e3(row: Mapping[str, Any], rat: Mapping[str, Any], profile: StatuteProfile
-              ) -> str | None:
+def _check_e3(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile) -> str | None:
     from buildds.extract.judgments import parse_sentence
 
-    s = parse_sentence(row["judgment"])
+    s = parse_sentence(row.judgment)
     if s.months is None:
         return "no term in the anomalous judgment"
     charge, kind = str(rat["charge"]), str(rat["kind"])
@@ -248,11 +251,11 @@ def _fine_rule(profile: StatuteProfile, rat: Mapping[str, Any]) -> FineRule | No
     return resolve_charge(profile, charge).fine
 
 
-def _check_fine(row: Mapping[str, Any], rat: Mapping[str, Any], profile: StatuteProfile,
+def _check_fine(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile,
                 etype: str) -> str | None:
     from buildds.extract.judgments import parse_amount_involved, parse_sentence
 
-    s = parse_sentence(row["judgment"])
+    s = parse_sentence(row.judgment)
     if s.fine_yuan is None:
         return "no fine in the anomalous judgment"
     rule = _fine_rule(profile, rat)
@@ -261,7 +264,7 @@ def _check_fine(row: Mapping[str, Any], rat: Mapping[str, Any], profile: Statute
         return f"the rule {rat.get('rule')} of {rat['charge']} is not {want}"
     amount = None
     if etype == "E6":
-        found = parse_amount_involved(row["facts"])
+        found = parse_amount_involved(row.facts)
         amount = found[0] if found else None
         if amount is None or amount != rat.get("amount_yuan"):
             return f"amount involved {amount} differs from the rationale's {rat.get('amount_yuan')}"
@@ -271,7 +274,7 @@ def _check_fine(row: Mapping[str, Any], rat: Mapping[str, Any], profile: Statute
     return None
 
 
-def _check_e1(row: Mapping[str, Any], rat: Mapping[str, Any], gold: Mapping[str, Any],
+def _check_e1(row: ArbenchRow, rat: Mapping[str, Any], gold: Mapping[str, Any],
               profile: StatuteProfile) -> str | None:
     pair = rat.get("confusable_pair") or []
     if len(pair) != 2:
@@ -281,15 +284,15 @@ def _check_e1(row: Mapping[str, Any], rat: Mapping[str, Any], gold: Mapping[str,
         return f"gold charge {gold.get('charge')} is not {charge}"
     if target not in profile.confusable.get(charge, ()):
         return f"{target} is not in the confusable table of {charge}"
-    if target not in row["judgment"]:
+    if target not in row.judgment:
         return f"{target} does not appear in the anomalous judgment"
     donor_name = rat.get("donor_defendant")
-    if donor_name and donor_name in row["anomalous_reasoning"] and donor_name not in row["reasoning"]:
+    if donor_name and donor_name in row.anomalous_reasoning and donor_name not in row.reasoning:
         return f"the donor's defendant {donor_name} appears in the anomalous reasoning"
     return None
 
 
-def _check_edits(row: Mapping[str, Any], rec: InjectedJudgment) -> str | None:
+def _check_edits(row: ArbenchRow, rec: InjectedJudgment) -> str | None:
     from buildds.inject_errors.edits import SpanEditError, apply_edits, undo_edits
 
     try:
@@ -299,33 +302,33 @@ def _check_edits(row: Mapping[str, Any], rec: InjectedJudgment) -> str | None:
             return "undoing the edits does not give the original"
     except SpanEditError as exc:
         return f"edits do not fit: {exc}"
-    if json.loads(row["edits"]) != [e.model_dump() for e in rec.edits]:
+    if tuple(row.edits) != tuple(rec.edits):
         return "the row's edits are not the record's"
-    if row["judgment"] != rec.judgment or row["anomalous_reasoning"] != rec.reasoning:
+    if row.judgment != rec.judgment or row.anomalous_reasoning != rec.reasoning:
         return "the row's judgment/reasoning are not the record's anomalous parts"
     return None
 
 
-def _counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    by_type = Counter(r["error_type"] for r in rows)
+def _counts(rows: Sequence[ArbenchRow]) -> dict[str, Any]:
+    by_type: Counter[str] = Counter(r.error_type for r in rows)
     by_tf: dict[str, Counter[str]] = {}
     for r in rows:
-        by_tf.setdefault(r["error_type"], Counter())[r["factor"]] += 1
+        by_tf.setdefault(r.error_type, Counter())[r.factor] += 1
     tasks = task_rows(rows)
     return {
         "rows": len(rows),
         "by_error_type": {t: by_type[t] for t in ERROR_TYPES if by_type[t]},
-        "by_error_class": dict(sorted(Counter(r["error_class"] for r in rows).items())),
+        "by_error_class": dict(sorted(Counter(r.error_class for r in rows).items())),
         "by_factor": {f: n for f in FACTOR_GROUPS
-                      if (n := sum(1 for r in rows if r["factor"] == f))},
+                      if (n := sum(1 for r in rows if r.factor == f))},
         "by_error_type_factor": {t: {f: by_tf[t][f] for f in FACTOR_GROUPS if by_tf[t][f]}
                                  for t in ERROR_TYPES if t in by_tf},
         "by_task": {t: len(tasks[t]) for t in TASKS},
-        "by_dataset": dict(sorted(Counter(r["dataset"] for r in rows).items())),
+        "by_dataset": dict(sorted(Counter(r.dataset for r in rows).items())),
     }
 
 
-def validate_arbench(rows: Sequence[Mapping[str, Any]], *, profile: StatuteProfile,
+def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
                      injected: Sequence[InjectedJudgment] | None = None) -> ArbenchValidation:
     """Schema + semantic checks of ``rows`` (see the module docstring); ``injected`` (the
     records the rows came from) enables the edit round-trip check."""
@@ -340,12 +343,8 @@ def validate_arbench(rows: Sequence[Mapping[str, Any]], *, profile: StatuteProfi
         failures.setdefault((check, message), []).append(rid)
 
     for row in rows:
-        etype, rid = row["error_type"], row["id"]
-        try:
-            rat = json.loads(row["rationale"])
-            gold = json.loads(row["gold_correction"])
-        except (TypeError, ValueError):
-            continue  # the schema check reports it
+        etype, rid = row.error_type, row.id
+        rat, gold = row.rationale, row.gold_correction
         try:
             msg = None
             if etype == "E1":

@@ -3,18 +3,19 @@ injectors, the hand-built profile of tests/inject_errors/test_injectors.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from buildds.inject_errors.arbench_rows import (
-    COLUMNS,
     arbench_rows,
     injected_row,
     normal_row,
     select_normals,
     task_rows,
 )
+from buildds.schema.arbench import COLUMNS, ArbenchRow
 from buildds.schema.judgments import InjectedJudgment
 from buildds.validate.arbench import validate_arbench
 from tests.inject_errors.test_injectors import PROFILE, run, theft
@@ -30,7 +31,7 @@ def _inj(etype: str, **kw: object) -> InjectedJudgment:
 
 
 @pytest.fixture(scope="module")
-def rows() -> list[dict[str, object]]:
+def rows() -> list[ArbenchRow]:
     judgments = [theft(rid=f"j{i}", amount=str(2000 + i)) for i in range(6)]
     injected = [_inj("E3", rid="j0"), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
     return arbench_rows(judgments, injected, texts=TEXTS, profile=PROFILE, seed=0,
@@ -40,42 +41,56 @@ def rows() -> list[dict[str, object]]:
 def test_normal_row_and_settings() -> None:
     j = theft()
     row = normal_row(j, TEXTS, PROFILE)
-    assert list(row) == list(COLUMNS)
-    assert (row["id"], row["error_type"], row["error_class"], row["label"]) == ("j1-none", "none", "none", 0)
-    assert row["judgment"] == row["original_judgment"] == j.judgment
-    assert row["cited_articles"] == ["第二百六十四条", "第六十七条"]
-    assert row["articles_text"] == TEXTS[(264, None)] + "\n\n" + TEXTS[(67, None)]
-    assert row["factor"] == "mitigating"
-    assert row["input_s1"] == f"【案件事实】\n{j.facts}\n\n【判决结果】\n{j.judgment}"
-    assert row["input_s2"] == (f"【案件事实】\n{j.facts}\n\n【裁判理由】\n{j.reasoning}\n\n"
-                               f"【判决结果】\n{j.judgment}")
-    assert row["input_s3"] == row["input_s2"] + "\n\n【相关法条】\n" + row["articles_text"]
-    assert row["input_s4"] == row["input_s2"] and row["input_s5"] == row["input_s3"]
+    assert list(row.as_dict()) == list(COLUMNS)
+    assert (row.id, row.error_type, row.error_class, row.label) == ("j1-none", "none", "none", 0)
+    assert row.judgment == row.original_judgment == j.judgment
+    assert row.cited_articles == ("第二百六十四条", "第六十七条")
+    assert row.articles_text == TEXTS[(264, None)] + "\n\n" + TEXTS[(67, None)]
+    assert row.factor == "mitigating"
+    assert row.input_s1 == f"【案件事实】\n{j.facts}\n\n【判决结果】\n{j.judgment}"
+    assert row.input_s2 == (f"【案件事实】\n{j.facts}\n\n【裁判理由】\n{j.reasoning}\n\n"
+                            f"【判决结果】\n{j.judgment}")
+    assert row.input_s3 == row.input_s2 + "\n\n【相关法条】\n" + row.articles_text
+    assert row.input_s4 == row.input_s2 and row.input_s5 == row.input_s3
+    # the export's values: lists for the list columns, compact sorted JSON for the JSON ones
+    d = row.as_dict()
+    assert d["cited_articles"] == ["第二百六十四条", "第六十七条"] and d["charges"] == ["盗窃"]
+    assert (d["gold_correction"], d["rationale"], d["edits"]) == ("{}", "{}", "[]")
+    assert type(d["label"]) is int and type(d["seed"]) is int
 
 
 def test_injected_rows_per_setting() -> None:
     e4 = _inj("E4")
     row = injected_row(e4, TEXTS, PROFILE)
-    assert (row["error_type"], row["error_class"], row["label"]) == ("E4", "prison_term", 1)
-    assert row["judgment"] == e4.judgment != e4.original.judgment
-    assert row["reasoning"] == e4.original.reasoning          # S2/S3: normal reasoning
-    assert row["anomalous_reasoning"] == e4.reasoning != e4.original.reasoning  # S4/S5
-    assert "如实供述" in row["input_s2"] and "如实供述" not in row["input_s4"]
+    assert (row.error_type, row.error_class, row.label) == ("E4", "prison_term", 1)
+    assert row.judgment == e4.judgment != e4.original.judgment
+    assert row.reasoning == e4.original.reasoning          # S2/S3: normal reasoning
+    assert row.anomalous_reasoning == e4.reasoning != e4.original.reasoning  # S4/S5
+    assert "如实供述" in row.input_s2 and "如实供述" not in row.input_s4
     # E4 drops the factor's article: S5 cites fewer articles than S3
-    assert "第六十七条" in row["cited_articles"] and "第六十七条" not in row["anomalous_cited_articles"]
-    assert "第六十七条" in row["input_s3"] and "第六十七条" not in row["input_s5"].split("【相关法条】")[1]
-    assert json.loads(row["gold_correction"]) == e4.gold_correction
+    assert "第六十七条" in row.cited_articles and "第六十七条" not in row.anomalous_cited_articles
+    assert "第六十七条" in row.input_s3 and "第六十七条" not in row.input_s5.split("【相关法条】")[1]
+    assert row.gold_correction == e4.gold_correction and row.edits == e4.edits
+    d = row.as_dict()
+    assert json.loads(d["gold_correction"]) == e4.gold_correction
+    assert json.loads(d["rationale"]) == e4.rationale
+    assert json.loads(d["edits"]) == [e.model_dump() for e in e4.edits]
+    assert d["edits"] == json.dumps([e.model_dump() for e in e4.edits], ensure_ascii=False,
+                                    sort_keys=True, separators=(",", ":"))
     e3 = injected_row(_inj("E3"), TEXTS, PROFILE)
-    assert e3["error_class"] == "prison_term" and json.loads(e3["gold_correction"]) == {"months": 8}
+    assert e3.error_class == "prison_term" and e3.gold_correction == {"months": 8}
+    assert e3.as_dict()["gold_correction"] == '{"months":8}'
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e3.label = 0  # type: ignore[misc]
 
 
-def test_rows_tasks_and_normal_share(rows: list[dict[str, object]]) -> None:
-    ids = [r["id"] for r in rows]
+def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
+    ids = [r.id for r in rows]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     tasks = task_rows(rows)
     assert len(tasks["classification"]) == len(tasks["correction"]) == 3
     assert len(tasks["detection"]) == len(rows)
-    normals = [r for r in rows if r["label"] == 0]
+    normals = [r for r in rows if r.label == 0]
     assert 0 < len(normals) < 6
     # the draw is per id: order does not matter, and it is the same again
     judgments = [theft(rid=f"j{i}") for i in range(6)]
@@ -84,30 +99,28 @@ def test_rows_tasks_and_normal_share(rows: list[dict[str, object]]) -> None:
     assert not select_normals(judgments, 0.0, 0) and len(select_normals(judgments, 1.0, 0)) == 6
 
 
-def test_validation_passes_and_names_broken_rows(rows: list[dict[str, object]]) -> None:
+def test_validation_passes_and_names_broken_rows(rows: list[ArbenchRow]) -> None:
     injected = [_inj("E3", rid="j0"), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
     report = validate_arbench(rows, profile=PROFILE, injected=injected)
     assert report.ok, report.errors
     assert report.counts["by_error_type"] == {"none": len(rows) - 3, "E1": 1, "E3": 1, "E4": 1}
     assert report.checked["E3_inside_range"] == 1 and report.checked["edits_roundtrip"] == 3
 
-    broken = [dict(r) for r in rows]
-    e3 = next(r for r in broken if r["error_type"] == "E3")
+    e3 = next(r for r in rows if r.error_type == "E3")
     # move the E3 term back inside the tier's range (盗窃 数额较大: 6–36 months)
-    e3["judgment"] = str(e3["judgment"]).replace(
-        json.loads(str(e3["edits"]))[0]["new"], "一年")
-    dup = dict(next(r for r in broken if r["error_type"] == "E1"))
-    dup["label"] = 0
+    e3 = dataclasses.replace(e3, judgment=e3.judgment.replace(e3.edits[0].new, "一年"))
+    broken = [e3 if r.id == e3.id else r for r in rows]
+    dup = dataclasses.replace(next(r for r in rows if r.error_type == "E1"), label=0)
     broken.append(dup)
     report = validate_arbench(broken, profile=PROFILE, injected=injected)
     assert not report.ok
     checks = {e["check"]: e for e in report.errors}
-    assert e3["id"] in checks["E3_inside_range"]["ids"]
-    assert e3["id"] in checks["E3_inside_range"]["message"] and "inside" in checks["E3_inside_range"]["message"]
-    assert e3["id"] in checks["edits_roundtrip"]["ids"]
-    assert any(dup["id"] in e["ids"] for c, e in checks.items() if c.startswith("schema:"))
+    assert e3.id in checks["E3_inside_range"]["ids"]
+    assert e3.id in checks["E3_inside_range"]["message"] and "inside" in checks["E3_inside_range"]["message"]
+    assert e3.id in checks["edits_roundtrip"]["ids"]
+    assert any(dup.id in e["ids"] for c, e in checks.items() if c.startswith("schema:"))
     md = report.to_markdown()
-    assert "FAILED" in md and str(e3["id"]) in md
+    assert "FAILED" in md and e3.id in md
 
 
 def test_no_rows_is_valid_not_a_schema_failure() -> None:
@@ -117,17 +130,18 @@ def test_no_rows_is_valid_not_a_schema_failure() -> None:
     assert report.counts["rows"] == 0
 
 
-def test_validation_rejects_non_confusable_e1(rows: list[dict[str, object]]) -> None:
-    broken = [dict(r) for r in rows]
-    e1 = next(r for r in broken if r["error_type"] == "E1")
-    rat = json.loads(str(e1["rationale"]))
-    rat["confusable_pair"] = [rat["confusable_pair"][0], "故意杀人"]
-    e1["rationale"] = json.dumps(rat, ensure_ascii=False)
+def test_validation_rejects_non_confusable_e1(rows: list[ArbenchRow]) -> None:
+    e1 = next(r for r in rows if r.error_type == "E1")
+    pair = e1.rationale["confusable_pair"]
+    assert isinstance(pair, list)
+    e1 = dataclasses.replace(e1, rationale={**e1.rationale,
+                                            "confusable_pair": [pair[0], "故意杀人"]})
+    broken = [e1 if r.id == e1.id else r for r in rows]
     report = validate_arbench(broken, profile=PROFILE)
-    assert [e["ids"] for e in report.errors if e["check"] == "E1_not_confusable"] == [[e1["id"]]]
+    assert [e["ids"] for e in report.errors if e["check"] == "E1_not_confusable"] == [[e1.id]]
 
 
-def test_export_loads_and_is_byte_identical(rows: list[dict[str, object]], tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_export_loads_and_is_byte_identical(rows: list[ArbenchRow], tmp_path) -> None:  # type: ignore[no-untyped-def]
     datasets = pytest.importorskip("datasets")
     import pandas as pd
 
@@ -143,8 +157,19 @@ def test_export_loads_and_is_byte_identical(rows: list[dict[str, object]], tmp_p
     assert list(dd["classification"]["error_class"]) == ["prison_term", "prison_term", "charge"]
     frame = pd.read_parquet(a.parquet("detection"))
     assert list(frame.columns) == list(COLUMNS) and len(frame) == len(rows)
-    assert list(frame["id"]) == [r["id"] for r in rows]
+    assert list(frame["id"]) == [r.id for r in rows]
+    assert frame.iloc[0].to_dict()["edits"] == rows[0].as_dict()["edits"]
     card = a.card.read_text("utf-8")
     assert card.startswith("---\n") and "input_s5" in card and "## Rows per error type" in card
     export_arbench(rows, out=tmp_path / "a", fingerprint="f" * 32, provenance={}, seed=0)
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["README.md", "data", "dataset"]
+
+
+def test_as_dict_follows_the_export_features(rows: list[ArbenchRow]) -> None:
+    pytest.importorskip("datasets")
+    from buildds.export.arbench import arbench_features
+
+    features = list(arbench_features())
+    assert list(COLUMNS) == features
+    assert all(list(r.as_dict()) == features for r in rows)
+    assert [f.name for f in dataclasses.fields(ArbenchRow)] == features

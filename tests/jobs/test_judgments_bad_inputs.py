@@ -392,7 +392,7 @@ def test_a_row_failing_validation_is_left_out_not_blocking(
         report = real(rows, **kw)
         calls.append(len(rows))
         if len(calls) == 1:  # the first check finds one bad row (as a bad record would)
-            victim = next(r["id"] for r in rows if r["source_id"] == "g1")
+            victim = next(r.id for r in rows if r.source_id == "g1")
             report.errors.append({"check": "E3_inside_range", "column": "", "ids": [victim],
                                   "message": f"{victim}: term inside the tier's range"})
         return report

@@ -46,6 +46,7 @@ from buildds.evaluate.tasks.appellate_review.task import (
     parse_variant,
     render_prompt_for,
 )
+from buildds.schema.arbench import ArbenchRow
 from buildds.schema.evaluation import ChatRequest, ChatResult
 from tests.conftest import shared_path
 
@@ -288,7 +289,7 @@ def test_prompts_render_sandboxed(subtask: str, target: str | None, tail: str) -
 
 
 # --------------------------------------------------------------------------- synthetic export
-def _synthetic_rows() -> list[dict[str, Any]]:
+def _synthetic_rows() -> list[ArbenchRow]:
     from buildds.inject_errors.arbench_rows import arbench_rows
     from buildds.schema.judgments import InjectedJudgment
     from tests.inject_errors.test_injectors import FACTS, PROFILE, make_judgment, run, theft
