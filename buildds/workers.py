@@ -222,6 +222,11 @@ def _fail_pending(pool: ProcessPoolExecutor) -> None:
     for item in items:
         future = getattr(item, "future", None)
         if future is not None and not future.done():
+            # the manager thread, if it wakes after all, fails the work item's future too;
+            # setting an exception twice raises InvalidStateError in that thread (a traceback
+            # after "interrupted"), so it is handed a stand-in of its own
+            with contextlib.suppress(Exception):
+                item.future = Future()
             with contextlib.suppress(Exception):  # the manager may have just set it
                 future.set_exception(BrokenProcessPool("the worker pool was stopped"))
 

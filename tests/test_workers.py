@@ -132,3 +132,32 @@ def test_worker_temporary_files_are_removed_at_shutdown_and_at_stop() -> None:
     assert _own_worker_folders()
     stop_pool(pool)  # SIGTERM mid-task: nothing left behind
     assert _own_worker_folders() == []
+
+
+def test_work_failed_by_stop_is_not_failed_again_by_the_manager_thread(monkeypatch) -> None:
+    """stop_pool fails the work the pool still holds (its manager thread can hang on some
+    CPython 3.11 releases); when the manager does wake and fails the same work, that must not
+    raise InvalidStateError in its thread — a traceback printed after "interrupted"."""
+    import threading
+    from concurrent.futures.process import BrokenProcessPool
+
+    from buildds import workers
+
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    pool = WorkerPool(1)
+    future = pool.submit(_nap, 30)
+    deadline = time.monotonic() + 20
+    while not future.running() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    processes = list(pool._processes.values())
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    workers._fail_pending(pool)  # as stop_pool does while the manager thread still runs
+    assert isinstance(future.exception(timeout=5), BrokenProcessPool)
+    for proc in processes:  # now the manager sees its worker die and fails the pending work
+        proc.kill()
+    manager.join(20)
+    pool.shutdown(wait=True)
+    assert not manager.is_alive()
+    assert raised == []
