@@ -11,6 +11,7 @@ import errno
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -375,5 +376,39 @@ def test_ctrl_c_handling_puts_the_sigint_handler_back(tmp_path: Path,
                                            "--out", str(tmp_path / "o"), "-q"])
         assert result.exit_code == 130
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, outer)
+
+
+def test_a_ctrl_c_another_library_turns_into_its_own_error_is_still_an_interrupt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pydantic-core reports a KeyboardInterrupt that came while it built a model as a
+    SchemaError; the command must still end as interrupted (130), not with a traceback —
+    while an error nobody pressed Ctrl-C for stays an error."""
+    import signal
+
+    import buildds.jobs.jbe
+
+    def swallowed(*a: Any, **k: Any) -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler raises before this ends
+        except KeyboardInterrupt:
+            raise RuntimeError("SchemaError: KeyboardInterrupt") from None
+
+    def failing(*a: Any, **k: Any) -> None:
+        raise RuntimeError("a real bug")
+
+    args = ["jbe", "--years", "2025", "--raw", str(tmp_path), "--out", str(tmp_path / "o"), "-q"]
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    try:
+        monkeypatch.setattr(buildds.jobs.jbe, "build_jbe", swallowed)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 130, result.output
+        assert result.output == "interrupted\n"
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        monkeypatch.setattr(buildds.jobs.jbe, "build_jbe", failing)
+        result = CliRunner().invoke(main, args)
+        assert isinstance(result.exception, RuntimeError) and result.exit_code == 1
     finally:
         signal.signal(signal.SIGINT, outer)
