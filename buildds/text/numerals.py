@@ -40,6 +40,7 @@ _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000}
 _BIG_UNITS = {"万": 10_000, "亿": 100_000_000}
 
+
 @lru_cache(maxsize=8192)
 def cn_number(text: str) -> Decimal | None:
     """``三万`` → 30000, ``十万零五百`` → 100500, ``1.5万`` → 15000, ``3,000`` → 3000.
@@ -53,6 +54,7 @@ def cn_number(text: str) -> Decimal | None:
     total = Decimal(0)
     section = Decimal(0)
     number: Decimal | None = None
+    largest = 0  # the largest big unit already applied to ``total``
     seen = False
     i = 0
     while i < len(s):
@@ -76,7 +78,12 @@ def cn_number(text: str) -> Decimal | None:
             number = None
             seen = True
         elif ch in _BIG_UNITS:
-            total = (total + section + (number or 0)) * _BIG_UNITS[ch]
+            unit = _BIG_UNITS[ch]
+            if unit > largest:  # 一万亿: the whole total so far is counted in 亿
+                total = (total + section + (number or 0)) * unit
+                largest = unit
+            else:  # 一亿零一万: the 万 part adds to the 亿 part
+                total += (section + (number or 0)) * unit
             section = Decimal(0)
             number = None
             seen = True

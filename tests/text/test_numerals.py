@@ -99,12 +99,21 @@ def test_int_to_cn_round_trips_through_cn_number(n: int) -> None:
     assert cn_number(int_to_cn(n)) == n
 
 
-def test_cn_number_misreads_wan_after_yi() -> None:
-    # Known limitation, kept as it is (a pure refactor changes no output): 万 after 亿
-    # multiplies the whole total, so 一亿零一万 (100,010,000) reads as 1,000,000,010,000.
-    # Amounts in the judgments stay far below 亿.
-    assert int_to_cn(100_010_000) == "一亿零一万"
-    assert cn_number("一亿零一万") == 1_000_000_010_000
+@pytest.mark.parametrize(("text", "value"), [
+    ("一亿零一万", 100_010_000),       # 万 after 亿 adds to it (it once multiplied the total)
+    ("三亿五千万", 350_000_000),
+    ("一万亿", 1_000_000_000_000),     # 亿 after 万 counts the whole in 亿
+    ("两亿三千四百五十六万七千八百九十", 234_567_890),
+    ("1.2亿", 120_000_000),
+    ("5万", 50_000),
+])
+def test_cn_number_reads_wan_and_yi_in_either_order(text: str, value: int) -> None:
+    assert cn_number(text) == value
+
+
+def test_cn_number_reads_back_what_int_to_cn_writes_across_wan_and_yi() -> None:
+    for value in (100_010_000, 100_500_000, 2_000_000_001, 999_999_999_999, 1_000_000_000):
+        assert cn_number(int_to_cn(value)) == value, value
 
 
 # ------------------------------------------------------------------ to_int_number (articles)
