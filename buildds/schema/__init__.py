@@ -10,6 +10,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
 * :mod:`.judgments` — criminal judgments and injected errors; :mod:`.arbench` — the
   AR-Bench row made from them; :mod:`.judgments_report` — what a ``buildds judgments`` run
   reports and rejects (input entries, counts, rejects);
+* :mod:`.laws` — statutes in versions: articles, versions keyed by enforcement date,
+  changes between versions;
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
 * :mod:`.evaluation` — backend requests/results and scored samples.
 """
@@ -28,9 +30,11 @@ from buildds.schema.judgments import *
 from buildds.schema.judgments import __all__ as _judgments_all
 from buildds.schema.judgments_report import *
 from buildds.schema.judgments_report import __all__ as _judgments_report_all
+from buildds.schema.laws import *
+from buildds.schema.laws import __all__ as _laws_all
 from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
 __all__ = [  # noqa: PLE0604
     *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
-    *_judgments_report_all, *_statutes_all, *_evaluation_all]
+    *_judgments_report_all, *_laws_all, *_statutes_all, *_evaluation_all]

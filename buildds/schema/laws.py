@@ -1,0 +1,130 @@
+"""Statutes in versions: articles as they read in one version of a law, and the versions of a
+law keyed by the date they came into force.
+
+* :class:`LawArticle` — one article (条) of one version: its e-Gov key (``"95"``,
+  ``"3_2"`` for 第三条の二, ``"398_22"``), caption (見出し), paragraphs (項) with their items
+  (号), whether it reads 「削除」, and ``flat`` — sentence and item texts with no labels and no
+  whitespace, the format-independent text that diffs compare — with its sha256
+  (``text_hash``).
+* :class:`LawText` — what a reader makes of one statute file: the law, its articles and its
+  supplementary provisions (附則), with the file's provenance; no dates of its own.
+* :class:`LawVersion` — one version of one law: e-Gov's revision id
+  (``{law_id}_{YYYYMMDD}_{amending law id}``), the enforcement interval
+  ``[valid_from, valid_to)`` (``valid_to`` None while it is the latest), whether it is in
+  force yet (``status``), and, kept apart, the date the text was fetched — a fetch date is
+  never an enforcement date.
+* :class:`ArticleChange` — how one article changed from one version to the next.
+
+Everything here is data; the readers that make these records from e-Gov XML/HTML, the
+old-system text and the PRC Markdown are in :mod:`buildds.laws`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from buildds.schema.core import Frozen, Source
+
+__all__ = ["ArticleChange", "ChangeKind", "LawArticle", "LawItem", "LawParagraph", "LawText",
+           "LawVersion", "SupplProvision", "VersionStatus"]
+
+VersionStatus = Literal["enforced", "unenforced"]
+
+
+class LawItem(Frozen):
+    """One item (号) of a paragraph: its label as printed (``一``, ``イ``) and its text."""
+
+    label: str
+    text: str
+
+
+class LawParagraph(Frozen):
+    """One paragraph (項): its number (1 for the first, unnumbered one), its sentence and its
+    items."""
+
+    num: int
+    sentence: str
+    items: tuple[LawItem, ...] = ()
+
+
+class LawArticle(Frozen):
+    """One article of one version of a law."""
+
+    law_id: str
+    #: e-Gov key: "95", "3_2" (第三条の二), "398_22"; for PRC law "133_1" is 第一百三十三条之一
+    article: str
+    #: the heading as printed: 第九十五条, 第一百三十三条之一
+    article_title: str
+    caption: str | None = None
+    deleted: bool = False
+    paragraphs: tuple[LawParagraph, ...] = ()
+    #: paragraphs joined as a reader sees them (「２　…」 prefixes, items as 「一　…」)
+    text: str
+    #: sentence and item texts, no labels, no whitespace: what versions are compared on
+    flat: str
+    #: sha256 of ``flat``
+    text_hash: str
+
+
+class LawVersion(Frozen):
+    """One version of one law: when it applied and where its text came from."""
+
+    law_id: str
+    law_title: str
+    #: e-Gov form ``{law_id}_{YYYYMMDD enforcement}_{amending law id or 000000000000000}``;
+    #: for laws outside e-Gov, the same shape with the amending act's own id
+    revision_id: str
+    valid_from: date
+    #: the day the next version came into force (exclusive); None for the latest
+    valid_to: date | None = None
+    status: VersionStatus = "enforced"
+    #: the amending law (法律第N号, 修正案（十二）), when there is one
+    amended_by: str | None = None
+    #: when the text was downloaded — provenance only, never used as a date of the law
+    fetched: date | None = None
+    source: Source
+    articles: int = 0
+
+
+class SupplProvision(Frozen):
+    """One amending law's supplementary provisions (附則) as printed in a consolidated text:
+    its number, and the first article (normally 施行期日) apart from the rest."""
+
+    #: as e-Gov prints it (令和四年六月一七日法律第六七号); None for the law's original 附則
+    amend_law_num: str | None = None
+    enforcement_clause: str = ""
+    full_text: str = ""
+
+
+class LawText(Frozen):
+    """One statute file as read: the law it holds, every article of its main provision (本則)
+    in order, its 附則, and where it came from. Dates come from a revisions file, not from
+    here."""
+
+    law_id: str
+    law_title: str
+    articles: tuple[LawArticle, ...]
+    suppl_provisions: tuple[SupplProvision, ...] = ()
+    source: Source
+
+
+ChangeKind = Literal["unchanged", "added", "deleted", "removed", "moved", "terminology",
+                     "substantive"]
+
+
+class ArticleChange(Frozen):
+    """How one article changed between two versions of a law.
+
+    ``added``: in the new version only; ``deleted``: now reads 「削除」; ``removed``: gone
+    from the text; ``moved``: the same text under another number (民法 433 → 437);
+    ``terminology``: the same once a terminology map is applied (懲役・禁錮 → 拘禁刑);
+    ``substantive``: anything else. ``similarity`` is in [0, 1] on ``flat`` texts."""
+
+    law_id: str
+    kind: ChangeKind
+    old_article: str | None = None
+    new_article: str | None = None
+    similarity: float = 1.0
+    #: paragraph numbers (of the new version; the old one for removals) whose text changed
+    paragraphs: tuple[int, ...] = ()
