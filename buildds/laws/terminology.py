@@ -20,7 +20,11 @@ from pathlib import Path
 from buildds.errors import BuildError
 from buildds.safeio import read_side_file
 
-__all__ = ["TerminologyMap", "builtin_terminology", "load_terminology"]
+__all__ = ["BUILTIN_MAPS", "TerminologyMap", "builtin_terminology", "load_terminology",
+           "terminology_between"]
+
+#: names of the maps shipped in buildds/laws/data/terminology_<name>.yaml
+BUILTIN_MAPS = ("kokinkei",)
 
 
 @dataclass(frozen=True)
@@ -92,3 +96,16 @@ def builtin_terminology(name: str = "kokinkei") -> TerminologyMap:
     if not res.is_file():
         raise BuildError(f"no built-in terminology map {name!r}")
     return _load_text(res.read_text(encoding="utf-8"), f"terminology_{name}.yaml")
+
+
+def terminology_between(start: date | None, end: date | None) -> TerminologyMap | None:
+    """The built-in map whose law came into force after ``start`` and on or before ``end``
+    (either bound may be unknown: None); None when no map applies. With several, the first
+    of :data:`BUILTIN_MAPS`."""
+    for name in BUILTIN_MAPS:
+        m = builtin_terminology(name)
+        if m.enforced is None:
+            continue
+        if (start is None or start < m.enforced) and (end is None or m.enforced <= end):
+            return m
+    return None
