@@ -85,6 +85,12 @@ class LawVersion(Frozen):
     fetched: date | None = None
     source: Source
     articles: int = 0
+    #: articles whose text in this version's file is as amended by a law not yet in force on
+    #: ``valid_from`` (刑法 155–167 in the 2026-01-01 download, 令和7年法律第39号): their
+    #: in-force text is not in the file
+    unenforced_articles: tuple[str, ...] = ()
+    #: what amends them and when it comes into force (from its 附則)
+    unenforced_note: str | None = None
 
 
 class SupplProvision(Frozen):

@@ -1,0 +1,181 @@
+"""The law store: a folder holding the versions of each law keyed by enforcement date.
+
+Layout (``data_raw/laws/store`` by default)::
+
+    <law_id>/versions.json               LawVersion list, sorted by valid_from
+    <law_id>/<revision_id>.jsonl         one LawArticle per line (canonical JSON)
+
+:meth:`LawStore.import_text` adds one statute file (a :class:`~buildds.schema.laws.LawText`)
+as the version a :class:`~buildds.laws.revisions.Revision` says it is, and recomputes every
+``valid_to`` of that law from the next version's ``valid_from``; importing the same text again
+writes nothing. :meth:`LawStore.version_at` and :meth:`LawStore.article_at` answer "which
+text applied on this day". Writes are atomic (articles first, then the version list), so a
+killed import leaves the previous store readable.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from buildds.errors import BuildError
+from buildds.laws.revisions import REVISION_ID, Revision, load_revisions_table, revision_for
+from buildds.pipeline import atomic_write_text, canonical_json
+from buildds.safeio import read_bytes_limited
+from buildds.schema.laws import LawArticle, LawText, LawVersion
+
+__all__ = ["DEFAULT_STORE", "LawStore", "UnenforcedText", "import_files", "import_text",
+           "unenforced_keys"]
+
+DEFAULT_STORE = Path("data_raw/laws/store")
+_MAX_FILE = 256 * 1024 * 1024
+
+
+class UnenforcedText(BuildError):
+    """The store holds an article only as amended by a law not yet in force on the day asked."""
+
+
+def _base(key: str) -> int:
+    head = key.split("_", 1)[0]
+    return int(head) if head.isdigit() else -1
+
+
+def unenforced_keys(text: LawText, revision: Revision) -> tuple[str, ...]:
+    """The article keys of ``text`` within the revision's unenforced range (by article
+    number: 155–167 takes 161_2 too)."""
+    if revision.unenforced is None:
+        return ()
+    first, last = (_base(k) for k in revision.unenforced)
+    return tuple(a.article for a in text.articles if first <= _base(a.article) <= last)
+
+
+class LawStore:
+    """One store folder."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+
+    # ------------------------------------------------------------------ reading
+    def laws(self) -> list[str]:
+        """The law ids with versions in the store."""
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if (p / "versions.json").is_file())
+
+    def versions(self, law_id: str) -> list[LawVersion]:
+        """The versions of one law, oldest first (empty when the store has none)."""
+        path = self.root / law_id / "versions.json"
+        if not path.is_file():
+            return []
+        data = json.loads(read_bytes_limited(path, max_bytes=_MAX_FILE))
+        return [LawVersion.model_validate(v) for v in data]
+
+    def version_at(self, law_id: str, day: date) -> LawVersion:
+        """The version of ``law_id`` in force on ``day``: the last with valid_from ≤ day."""
+        found = self.versions(law_id)
+        if not found:
+            raise BuildError(f"law {law_id} has no versions in the store {self.root}; "
+                             f"import one with: buildds laws import FILE --store {self.root}")
+        before = [v for v in found if v.valid_from <= day]
+        if not before:
+            raise BuildError(f"law {law_id}: {day.isoformat()} is before its first version in "
+                             f"the store ({found[0].revision_id}, in force from "
+                             f"{found[0].valid_from.isoformat()})")
+        return before[-1]
+
+    def articles(self, law_id: str, revision_id: str) -> list[LawArticle]:
+        """The articles of one version, in the order of the text."""
+        path = self.root / law_id / f"{revision_id}.jsonl"
+        if not REVISION_ID.match(revision_id) or not path.is_file():
+            raise BuildError(f"law {law_id}: no version {revision_id} in the store {self.root}")
+        text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
+        return [LawArticle.model_validate_json(line) for line in text.splitlines() if line]
+
+    def article_at(self, law_id: str, article: str, day: date, *,
+                   allow_unenforced: bool = False) -> LawArticle:
+        """Article ``article`` (e-Gov key, ``"208_2"``) as it read on ``day``. An article the
+        version holds only as amended by a law not yet in force raises
+        :class:`UnenforcedText` unless ``allow_unenforced``; an article that is in no
+        version of the law is an error naming it."""
+        version = self.version_at(law_id, day)
+        hit = next((a for a in self.articles(law_id, version.revision_id)
+                    if a.article == article), None)
+        if hit is None:
+            seen = [v.revision_id for v in self.versions(law_id)
+                    if any(a.article == article for a in self.articles(law_id, v.revision_id))]
+            where = (f"it is in {', '.join(seen)} only" if seen
+                     else "it is in no version of the law in the store")
+            raise BuildError(f"law {law_id}: article {article} is not in the version in force "
+                             f"on {day.isoformat()} ({version.revision_id}); {where}")
+        if article in version.unenforced_articles and not allow_unenforced:
+            raise UnenforcedText(
+                f"law {law_id}: article {article} of {version.revision_id} reads as amended by "
+                f"a law not yet in force on {day.isoformat()} ({version.unenforced_note}); "
+                f"its text in force on that day is not in the store")
+        return hit
+
+    # ------------------------------------------------------------------ writing
+    def import_text(self, text: LawText, revision: Revision) -> LawVersion:
+        """Add ``text`` as ``revision`` (re-importing the same text writes nothing) and
+        recompute the ``valid_to`` of every version of the law. Errors name the law and the
+        dates: a file of another law, two versions from the same day."""
+        if text.law_id != revision.law_id:
+            raise BuildError(f"the file holds law {text.law_id} ({text.law_title}) but "
+                             f"revision {revision.revision_id} is of law {revision.law_id}",
+                             source=text.source.path)
+        version = LawVersion(
+            law_id=text.law_id, law_title=text.law_title, revision_id=revision.revision_id,
+            valid_from=revision.valid_from, status=revision.status,
+            amended_by=revision.amended_by, fetched=revision.fetched, source=text.source,
+            articles=len(text.articles), unenforced_articles=unenforced_keys(text, revision),
+            unenforced_note=revision.unenforced_note)
+        others = [v for v in self.versions(text.law_id) if v.revision_id != version.revision_id]
+        clash = [v for v in others if v.valid_from == version.valid_from]
+        if clash:
+            raise BuildError(
+                f"law {text.law_id}: {version.revision_id} and {clash[0].revision_id} both come "
+                f"into force on {version.valid_from.isoformat()}; one law cannot have two "
+                f"versions from the same day", source=text.source.path)
+        ordered = sorted([*others, version], key=lambda v: v.valid_from)
+        chained = [v.model_copy(update={"valid_to": nxt.valid_from if nxt else None})
+                   for v, nxt in zip(ordered, [*ordered[1:], None], strict=True)]
+        folder = self.root / text.law_id
+        lines = "".join(canonical_json(a.model_dump(mode="json")) + "\n" for a in text.articles)
+        atomic_write_text(folder / f"{version.revision_id}.jsonl", lines)
+        atomic_write_text(folder / "versions.json", json.dumps(
+            [v.model_dump(mode="json") for v in chained], ensure_ascii=False, indent=1,
+            sort_keys=True) + "\n")
+        return next(v for v in chained if v.revision_id == version.revision_id)
+
+
+def import_text(store: LawStore | str | Path, text: LawText, revision: Revision) -> LawVersion:
+    """:meth:`LawStore.import_text` on a store folder."""
+    target = store if isinstance(store, LawStore) else LawStore(store)
+    return target.import_text(text, revision)
+
+
+def import_files(store: LawStore | str | Path, paths: list[Path], *,
+                 revisions: Path | None = None,
+                 revision_id: str | None = None) -> list[LawVersion]:
+    """Read every statute file and find its revision (in ``revisions``, default the curated
+    table; or ``revision_id``) before anything is written, then import them in order."""
+    from buildds.laws.readers import read_law
+
+    if revision_id and len(paths) > 1:
+        raise BuildError("--revision-id names the revision of one file; give one FILE")
+    table = load_revisions_table(revisions)
+    pairs = []
+    for path in paths:
+        text = read_law(path)
+        pairs.append((text, revision_for(table, text, revision_id)))
+    seen: dict[tuple[str, date], str] = {}
+    for text, rev in pairs:
+        key = (rev.law_id, rev.valid_from)
+        if seen.get(key, rev.revision_id) != rev.revision_id:
+            raise BuildError(f"law {rev.law_id}: {seen[key]} and {rev.revision_id} both come "
+                             f"into force on {rev.valid_from.isoformat()}",
+                             source=text.source.path)
+        seen[key] = rev.revision_id
+    target = store if isinstance(store, LawStore) else LawStore(store)
+    return [target.import_text(text, rev) for text, rev in pairs]
