@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from buildds.laws.diff import diff_versions
 from buildds.laws.terminology import builtin_terminology
 from buildds.schema.laws import ArticleChange, LawArticle, LawItem, LawParagraph
+from buildds.text import to_int_number
 from tests.conftest import shared_path
 
 
@@ -108,3 +112,35 @@ def test_penal_code_2023_to_2026_is_mostly_terminology() -> None:
     assert counts["terminology"] > 5 * counts["substantive"]
     without_map = Counter(c.kind for c in diff_versions(penal("2023-07-13"), penal("2026-01-01")))
     assert without_map["terminology"] == 0 and without_map["substantive"] == 176
+
+
+def amendment_articles(path: Path) -> dict[str, str]:
+    """The articles an amendment's numbered items (一、在刑法第一百六十五条中… / 四、将刑法第
+    三百八十七条第一款修改为…) name — key → the item's wording up to the first quote."""
+    named: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"[一二三四五六七八九十]+、.*?刑法第([零〇一二三四五六七八九十百]+)条(?:之([一二三四五六七八九十]+))?", line)
+        if m:
+            key = str(to_int_number(m.group(1)))
+            if m.group(2):
+                key += f"_{to_int_number(m.group(2))}"
+            named[key] = line.split("“", 1)[0]
+    return named
+
+
+def test_prc_xi_to_xii_finds_exactly_the_articles_amendment_xii_names() -> None:
+    readers = pytest.importorskip("buildds.laws.readers")
+    if not hasattr(readers, "read_prc_markdown"):
+        pytest.skip("the PRC Markdown reader is not there yet")
+    old = readers.read_law(shared_path("realdata", "laws", "cn-criminal-law",
+                                       "criminal_law_PRC_after_amendment11.md"))
+    new = readers.read_law(shared_path("realdata", "judgments", "cn-criminal-law",
+                                       "criminal_law_PRC_2023_amendment12.md"))
+    named = amendment_articles(shared_path("realdata", "laws", "cn-criminal-law",
+                                           "amendment_XII_2023.md"))
+    assert sorted(named, key=int) == ["165", "166", "169", "387", "390", "391", "393"]
+    changes = diff_versions(old.articles, new.articles)
+    assert changed(changes) == dict.fromkeys(named, "substantive")
+    paragraphs = {c.new_article: c.paragraphs for c in changes if c.kind != "unchanged"}
+    # 增加一款作为第二款 / 第一款修改为: the paragraph the item names is among those found
+    assert paragraphs["169"] == (2,) and paragraphs["387"] == (1,) and paragraphs["391"] == (1,)
