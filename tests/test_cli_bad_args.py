@@ -24,6 +24,10 @@ BASE: dict[str, list[str]] = {
     "judgments": ["{file}", "--out", "{out}", "-q"],
     "eval": ["{empty_dir}", "--model", "majority", "--out", "{out}", "-q"],
     "limits": [],
+    "laws import": ["{file}", "--store", "{out}"],
+    "laws versions": ["--store", "{out}"],
+    "laws fetch": ["129AC0000000089", "--store", "{out}", "--timeout", "1"],
+    "laws diff": ["--old", "{file}", "--new", "{file}", "--out", "{out}"],
 }
 
 

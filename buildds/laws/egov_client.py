@@ -4,7 +4,8 @@ and the Law XML of one revision.
 * ``GET /api/2/law_revisions/{law_id}`` → :class:`~buildds.laws.revisions.Revision` records
   (:func:`buildds.laws.revisions.parse_law_revisions`);
 * ``GET /api/2/law_data/{law_revision_id}?law_full_text_format=xml&response_format=xml`` →
-  the response bytes (the ``<Law>`` element inside is what the e-Gov XML reader reads).
+  the ``<Law>`` element of the answer as an XML document (what the e-Gov XML reader reads),
+  parsed without DTDs or entities.
 
 Requests have a timeout, bodies are capped by the ``response_bytes`` limit, and redirects
 are never followed (the API does not redirect; a redirect elsewhere is refused). The base URL
@@ -113,13 +114,23 @@ class EgovClient:
         return parse_law_revisions(data, f"{self.api}/law_revisions/{law_id}"), body
 
     def law_data(self, revision_id: str) -> bytes:
-        """The Law XML answer for one revision."""
+        """The ``<Law>`` element of the answer for one revision, as an XML document (what
+        the e-Gov XML reader reads)."""
         body = self.get(f"law_data/{revision_id}",
                         {"law_full_text_format": "xml", "response_format": "xml"})
-        if b"<Law" not in body:
-            raise EgovError(f"{self.api}/law_data/{revision_id}: the answer holds no <Law> "
-                            f"element")
-        return body
+        from lxml import etree
+
+        from buildds.safeio.xml import safe_parser
+
+        where = f"{self.api}/law_data/{revision_id}"
+        try:
+            root = etree.fromstring(body, safe_parser())
+        except etree.XMLSyntaxError as exc:
+            raise EgovError(f"{where}: not XML ({exc})") from None
+        law = root if root.tag == "Law" else root.find(".//Law")
+        if law is None:
+            raise EgovError(f"{where}: the answer holds no <Law> element")
+        return bytes(etree.tostring(law, encoding="UTF-8", xml_declaration=True))
 
 
 def _pick(revisions: list[Revision], law_id: str, as_of: date | None) -> Revision:

@@ -72,7 +72,7 @@ def test_curated_table() -> None:
     assert "令和7年法律第39号" in (latest.unenforced_note or "")
     assert latest.fetched == date(2026, 1, 1) and latest.valid_from != latest.fetched
     assert not latest.established
-    prc = [r.valid_from for r in table.values() if r.law_id == "PRC-CRIMINAL-LAW"]
+    prc = [r.valid_from for r in table.values() if r.law_id == "CN-CRIMINAL-LAW"]
     assert prc == [date(2017, 11, 4), date(2021, 3, 1), date(2024, 3, 1)]
     assert all(r.sources for r in table.values())
     # YAML folding leaves no space inside Japanese text
