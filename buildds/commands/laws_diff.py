@@ -18,13 +18,20 @@ __all__ = ["diff"]
 
 
 def _versions_from_store(store: Path, law: str, start: date, end: date
-                         ) -> tuple[list[LawArticle], list[LawArticle], str, str]:
+                         ) -> tuple[list[LawArticle], list[LawArticle], tuple[str, str],
+                                    list[str]]:
+    """The articles of the versions in force on ``start`` and ``end``, their revision ids,
+    and a note for each version that holds articles not yet in force."""
     from buildds.laws.store import LawStore
 
     s = LawStore(store)
     old_v, new_v = s.version_at(law, start), s.version_at(law, end)
+    notes = [f"{v.revision_id} holds articles {', '.join(v.unenforced_articles)} as amended "
+             f"by a law not yet in force ({v.unenforced_note or 'see its 附則'}): their "
+             f"changes are not in force on {day.isoformat()}"
+             for v, day in ((old_v, start), (new_v, end)) if v.unenforced_articles]
     return (s.articles(law, old_v.revision_id), s.articles(law, new_v.revision_id),
-            old_v.revision_id, new_v.revision_id)
+            (old_v.revision_id, new_v.revision_id), notes)
 
 
 def _versions_from_files(old: Path, new: Path) -> tuple[list[LawArticle], list[LawArticle]]:
@@ -60,7 +67,7 @@ def _day(value: datetime | None) -> date | None:
               help="The old version: the one in force on this day (YYYY-MM-DD).")
 @click.option("--to", type=click.DateTime(["%Y-%m-%d"]), default=None,
               help="The new version: the one in force on this day (YYYY-MM-DD).")
-@click.option("--store", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--store", type=Utf8Path(file_okay=False, path_type=Path),
               default=Path("data_raw/laws/store"), show_default=True,
               help="The law store (buildds laws import) to read the versions from.")
 @click.option("--old", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -96,6 +103,7 @@ def diff(law: str | None, from_: datetime | None, to: datetime | None, store: Pa
     start, end = _day(from_), _day(to)
     if (old is None) != (new is None):
         raise click.UsageError("give both --old and --new, or neither")
+    notes: list[str] = []
     try:
         if old is not None and new is not None:
             old_arts, new_arts = _versions_from_files(old, new)
@@ -103,17 +111,17 @@ def diff(law: str | None, from_: datetime | None, to: datetime | None, store: Pa
         else:
             if law is None or start is None or end is None:
                 raise click.UsageError("give LAW, --from and --to (or --old and --new)")
-            old_arts, new_arts, *rev = _versions_from_store(store, law, start, end)
-            labels = (rev[0], rev[1])
+            old_arts, new_arts, labels, notes = _versions_from_store(store, law, start, end)
         tmap = _terminology(terminology, start, end)
         changes = diff_versions(old_arts, new_arts, terminology=tmap)
         either = new_arts or old_arts
         law_id = law or (either[0].law_id if either else "")
         jsonl, _summary = write_diff(changes, out, law_id=law_id, from_label=labels[0],
-                                     to_label=labels[1])
+                                     to_label=labels[1], notes=notes)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     counts = {k: n for k, n in count_kinds(changes).items() if n}
     shown = ", ".join(f"{n} {k}" for k, n in counts.items())
     click.echo(f"{law_id} {labels[0]} → {labels[1]}: {len(changes)} articles ({shown}); "
-               f"wrote {jsonl} and summary.md")
+               f"wrote {jsonl} and summary.md" + (f" ({len(notes)} note(s) on text not yet "
+                                                  "in force)" if notes else ""))

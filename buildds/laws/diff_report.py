@@ -29,8 +29,9 @@ def _article(key: str | None) -> str:
 
 
 def render_summary(changes: Sequence[ArticleChange], *, law_id: str, from_label: str,
-                   to_label: str) -> str:
-    """The markdown summary: counts per kind, then one row per article that changed."""
+                   to_label: str, notes: Sequence[str] = ()) -> str:
+    """The markdown summary: counts per kind, one row per article that changed, then the
+    ``notes`` (e.g. articles a version holds as amended by a law not yet in force)."""
     lines = [f"# {law_id}: {from_label} → {to_label}", "",
              f"{len(changes)} articles compared.", "", "| kind | articles |", "|---|---:|"]
     lines += [f"| {k} | {n} |" for k, n in count_kinds(changes).items()]
@@ -44,18 +45,20 @@ def render_summary(changes: Sequence[ArticleChange], *, law_id: str, from_label:
             paras = ", ".join(map(str, c.paragraphs)) or "—"
             lines.append(f"| {c.kind} | {_article(c.old_article)} | {_article(c.new_article)} "
                          f"| {c.similarity:.4f} | {paras} |")
+    if notes:
+        lines += ["", "## Notes", "", *(f"- {n}" for n in notes)]
     return "\n".join(lines) + "\n"
 
 
 def write_diff(changes: Sequence[ArticleChange], out_dir: str | Path, *, law_id: str,
-               from_label: str, to_label: str) -> tuple[Path, Path]:
-    """Write ``changes.jsonl`` and ``summary.md`` under ``out_dir`` (created if missing);
-    returns their paths."""
+               from_label: str, to_label: str, notes: Sequence[str] = ()) -> tuple[Path, Path]:
+    """Write ``changes.jsonl`` and ``summary.md`` (with ``notes`` at its end) under
+    ``out_dir`` (created if missing); returns their paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     jsonl, summary = out / "changes.jsonl", out / "summary.md"
     atomic_write_text(jsonl, "".join(canonical_json(c.model_dump(mode="json")) + "\n"
                                      for c in changes))
     atomic_write_text(summary, render_summary(changes, law_id=law_id, from_label=from_label,
-                                              to_label=to_label))
+                                              to_label=to_label, notes=notes))
     return jsonl, summary

@@ -20,7 +20,7 @@ from tests.laws.test_diff import LONG, OTHER, THIRD, art
 LAW = "129AC0000000089"
 
 
-def _store(tmp_path: Path) -> Path:
+def _store(tmp_path: Path, unenforced: tuple[str, str] | None = None) -> Path:
     store_mod = pytest.importorskip("buildds.laws.store")
     revisions = pytest.importorskip("buildds.laws.revisions")
     root = tmp_path / "store"
@@ -36,8 +36,10 @@ def _store(tmp_path: Path) -> Path:
         text = LawText(law_id=LAW, law_title="民法", articles=tuple(arts),
                        source=Source(path=f"{day}.xml", sha256="0" * 64))
         store.import_text(text, revisions.Revision(
-            law_id=LAW, revision_id=rid, valid_from=date(int(day[:4]), int(day[4:6]),
-                                                         int(day[6:]))))
+            law_id=LAW, revision_id=rid,
+            valid_from=date(int(day[:4]), int(day[4:6]), int(day[6:])),
+            unenforced=unenforced if day == "20240401" else None,
+            unenforced_note="令和7年法律第39号, by 2027-03-31" if unenforced else None))
     return root
 
 
@@ -85,3 +87,14 @@ def test_diff_real_penal_code_files(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     kinds = [json.loads(line)["kind"] for line in (out / "changes.jsonl").read_text("utf-8").splitlines()]
     assert kinds.count("terminology") >= 150 and kinds.count("substantive") <= 25
+
+
+def test_diff_notes_text_not_yet_in_force(tmp_path: Path) -> None:
+    root, out = _store(tmp_path, unenforced=("437", "437")), tmp_path / "out"
+    result = CliRunner().invoke(diff, [LAW, "--from", "2023-12-31", "--to", "2026-01-01",
+                                       "--store", str(root), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 note(s) on text not yet in force" in result.output
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert (f"- {LAW}_20240401_000000000000000 holds articles 437 as amended by a law not "
+            "yet in force (令和7年法律第39号, by 2027-03-31)") in summary
