@@ -144,3 +144,12 @@ def test_prc_xi_to_xii_finds_exactly_the_articles_amendment_xii_names() -> None:
     paragraphs = {c.new_article: c.paragraphs for c in changes if c.kind != "unchanged"}
     # 增加一款作为第二款 / 第一款修改为: the paragraph the item names is among those found
     assert paragraphs["169"] == (2,) and paragraphs["387"] == (1,) and paragraphs["391"] == (1,)
+
+
+def test_penal_code_reused_key_208_2() -> None:
+    """平成25年法律第86号 took 危険運転致死傷 (208条の2) out of the Penal Code; 凶器準備集合
+    (208条の3) took its number. The key is on both sides, the article is not the same."""
+    changes = diff_versions(penal("2013-11"), penal("2023-07-13"))
+    kinds = {(c.kind, c.old_article, c.new_article) for c in changes if c.kind != "unchanged"}
+    assert {("moved", "208_3", "208_2"), ("removed", "208_2", None),
+            ("moved", "182", "183")} <= kinds
