@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from buildds.cli_types import Utf8Path
 from buildds.errors import BuildError
-from buildds.laws.terminology import TerminologyMap
-from buildds.schema.laws import LawArticle
+
+if TYPE_CHECKING:  # imported when a command runs: `buildds --help` stays fast
+    from buildds.laws.terminology import TerminologyMap
+    from buildds.schema.laws import LawArticle
 
 __all__ = ["diff"]
 
