@@ -14,6 +14,9 @@ law keyed by the date they came into force.
   force yet (``status``), and, kept apart, the date the text was fetched — a fetch date is
   never an enforcement date.
 * :class:`ArticleChange` — how one article changed from one version to the next.
+* :class:`Ground`, :class:`ItemGrounds` — the articles a dataset item concerns, each found
+  ``explicit`` (cited) or ``retrieved`` (predicted, with score and rank); ``unknown`` when
+  none.
 
 Everything here is data; the readers that make these records from e-Gov XML/HTML, the
 old-system text and the PRC Markdown are in :mod:`buildds.laws`.
@@ -26,8 +29,9 @@ from typing import Literal
 
 from buildds.schema.core import Frozen, Source
 
-__all__ = ["ArticleChange", "ChangeKind", "LawArticle", "LawItem", "LawParagraph", "LawText",
-           "LawVersion", "SupplProvision", "VersionStatus"]
+__all__ = ["ArticleChange", "ChangeKind", "Ground", "GroundHow", "GroundStatus", "ItemGrounds",
+           "LawArticle", "LawItem", "LawParagraph", "LawText", "LawVersion", "SupplProvision",
+           "VersionStatus"]
 
 VersionStatus = Literal["enforced", "unenforced"]
 
@@ -134,3 +138,33 @@ class ArticleChange(Frozen):
     similarity: float = 1.0
     #: paragraph numbers (of the new version; the old one for removals) whose text changed
     paragraphs: tuple[int, ...] = ()
+
+
+GroundHow = Literal["explicit", "retrieved"]
+GroundStatus = Literal["explicit", "retrieved", "unknown"]
+
+
+class Ground(Frozen):
+    """One article an item concerns, and how that was found: ``explicit`` — the item cites it
+    (第N条, 同条, 前条, a （参照条文） block); ``retrieved`` — predicted by a retrieval model over
+    the code's article texts, with its ``score`` and ``rank`` (1 = best)."""
+
+    law_id: str
+    #: e-Gov key, as in :class:`LawArticle`
+    article: str
+    how: GroundHow
+    score: float | None = None
+    rank: int | None = None
+    #: the paragraph (項) cited with the article (第九十六条第三項 → 3), explicit grounds only
+    paragraph: int | None = None
+
+
+class ItemGrounds(Frozen):
+    """The articles one dataset item concerns. ``status`` is ``explicit`` when the item cites
+    at least one article of its subject's code, ``retrieved`` when only a retrieval model
+    grounds it, ``unknown`` when nothing does — an unknown item is never taken as unaffected
+    by a revision."""
+
+    item_id: str
+    grounds: tuple[Ground, ...] = ()
+    status: GroundStatus
