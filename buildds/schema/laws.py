@@ -14,6 +14,8 @@ law keyed by the date they came into force.
   force yet (``status``), and, kept apart, the date the text was fetched — a fetch date is
   never an enforcement date.
 * :class:`ArticleChange` — how one article changed from one version to the next.
+* :class:`ItemGrounds` / :class:`Ground` — the articles a dataset item concerns;
+  :class:`ItemImpact` / :class:`GroundImpact` — what a revision did to them.
 * :class:`Ground`, :class:`ItemGrounds` — the articles a dataset item concerns, each found
   ``explicit`` (cited) or ``retrieved`` (predicted, with score and rank); ``unknown`` when
   none.
@@ -29,7 +31,7 @@ from typing import Literal
 
 from buildds.schema.core import Frozen, Source
 
-__all__ = ["ArticleChange", "ChangeKind", "Ground", "GroundHow", "GroundStatus", "ItemGrounds",
+__all__ = ["GroundImpact", "ImpactStatus", "ItemImpact", "ArticleChange", "ChangeKind", "Ground", "GroundHow", "GroundStatus", "ItemGrounds",
            "LawArticle", "LawItem", "LawParagraph", "LawText", "LawVersion", "SupplProvision",
            "VersionStatus"]
 
@@ -168,3 +170,39 @@ class ItemGrounds(Frozen):
     item_id: str
     grounds: tuple[Ground, ...] = ()
     status: GroundStatus
+
+
+ImpactStatus = Literal["unaffected", "terminology_only", "needs_review", "unknown"]
+
+
+class GroundImpact(Frozen):
+    """What happened to one ground of an item between the law its exam assumed and the as-of
+    date: the change, the revision that made it and when that came into force."""
+
+    ground: Ground
+    change: ArticleChange
+    #: the revision that brought the change (``{law_id}_{YYYYMMDD}_{amending law}``)
+    revision_id: str | None = None
+    enforced: date | None = None
+    #: 附則 provisions of that revision that may keep the old law applicable (経過措置)
+    transitional: tuple[str, ...] = ()
+
+
+class ItemImpact(Frozen):
+    """How a law revision touches one dataset item.
+
+    ``unaffected``: every ground's article is unchanged between ``assumed`` (the law in force
+    at the exam) and ``as_of``; ``terminology_only``: changed in wording only (a terminology
+    map, e.g. 懲役 → 拘禁刑) — reported, but not a reason for review on its own;
+    ``needs_review``: a ground's article changed in substance, moved, or was deleted/removed;
+    ``unknown``: the item has no grounds, or the law text in force at one of the two dates is
+    not held — never taken as unaffected."""
+
+    item_id: str
+    status: ImpactStatus
+    assumed: date
+    as_of: date
+    grounds: ItemGrounds
+    impacts: tuple[GroundImpact, ...] = ()
+    #: why the status is ``unknown`` (no grounds; no text held for a date …)
+    reason: str | None = None
