@@ -31,9 +31,24 @@ from typing import Literal
 
 from buildds.schema.core import Frozen, Source
 
-__all__ = ["GroundImpact", "ImpactStatus", "ItemImpact", "ArticleChange", "ChangeKind", "Ground", "GroundHow", "GroundStatus", "ItemGrounds",
-           "LawArticle", "LawItem", "LawParagraph", "LawText", "LawVersion", "SupplProvision",
-           "VersionStatus"]
+__all__ = [
+    "ArticleChange",
+    "ChangeKind",
+    "Ground",
+    "GroundHow",
+    "GroundImpact",
+    "GroundStatus",
+    "ImpactStatus",
+    "ItemGrounds",
+    "ItemImpact",
+    "LawArticle",
+    "LawItem",
+    "LawParagraph",
+    "LawText",
+    "LawVersion",
+    "SupplProvision",
+    "VersionStatus",
+]
 
 VersionStatus = Literal["enforced", "unenforced"]
 
