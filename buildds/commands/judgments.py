@@ -50,6 +50,14 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--law", "law_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder with criminal_law_PRC_2023_amendment12.md and "
               "interp_*.md [default: data_raw/judgments/cn-criminal-law].")
+@click.option("--law-store", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="A law store (buildds laws import) with PRC versions: each judgment is "
+              "judged under the version in force at its judgment date (none: the latest); "
+              "--law then gives only interp_*.md. The choice is in statute_versions.jsonl and "
+              "each injected row's rationale (statute_version).")
+@click.option("--law-date", type=click.Choice(["judgment", "offence"]), default="judgment",
+              show_default=True, help="With --law-store: the judgment date, or the offence "
+              "date with PRC art. 12 (the later law when it is lighter for the charges).")
 @click.option("--confusable", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="LegalAttack legalattack_sheet1_similar_charges.csv [default: "
               "data_raw/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv].")
@@ -65,9 +73,9 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--strict", is_flag=True,
               help="Exit 1 if validation fails or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
-              seed: int, law_dir: Path | None, confusable: Path | None, limit: int | None,
-              encoding: str | None, max_line_bytes: int | None, quiet: bool,
-              strict: bool) -> None:
+              seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
+              confusable: Path | None, limit: int | None, encoding: str | None,
+              max_line_bytes: int | None, quiet: bool, strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
@@ -95,7 +103,9 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     law_dir = law_dir or DEFAULT_LAW_DIR
     confusable = confusable or DEFAULT_CONFUSABLE
     missing = []
-    if not (law_dir / "criminal_law_PRC_2023_amendment12.md").is_file():
+    if law_store is not None and not law_store.is_dir():
+        missing.append(f"--law-store DIR (a law store folder; {law_store} is none)")
+    if law_store is None and not (law_dir / "criminal_law_PRC_2023_amendment12.md").is_file():
         missing.append(f"--law DIR (a folder holding criminal_law_PRC_2023_amendment12.md; "
                        f"{law_dir} has none)")
     if not confusable.is_file():
@@ -107,7 +117,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
         report = build_judgments(list(inputs), profile=profile, errors=errors, seed=seed, out=out,
                                  law_dir=law_dir, confusable=confusable, limit=limit,
                                  progress=not quiet, encoding=encoding,
-                                 max_line_bytes=max_line_bytes)
+                                 max_line_bytes=max_line_bytes, law_store=law_store,
+                                 law_date=law_date)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())

@@ -60,6 +60,7 @@ __all__ = [
     "ArticleKey",
     "arbench_rows",
     "article_keys",
+    "article_texts",
     "articles_text",
     "factor_group",
     "injected_row",
@@ -84,10 +85,17 @@ _SUB_RE = re.compile(r"条之([一二三四五六七八九十]+)")
 
 def load_article_texts(law_dir: str | Path) -> dict[ArticleKey, str]:
     """(article, 之N) → ``第X条[之N]　`` + its paragraphs (one a line), from the law text."""
-    from buildds.inject_errors.statutes import split_cn_articles
     from buildds.safeio.files import read_side_file
 
-    text = read_side_file(Path(law_dir) / LAW_FILE)
+    return article_texts(read_side_file(Path(law_dir) / LAW_FILE))
+
+
+def article_texts(text: str) -> dict[ArticleKey, str]:
+    """(article, 之N) → ``第X条[之N]　`` + its paragraphs (one a line), from a law text (the
+    Markdown file, or a store version rendered by
+    :func:`~buildds.inject_errors.statutes.store_law_text`)."""
+    from buildds.inject_errors.statutes import split_cn_articles
+
     out: dict[ArticleKey, str] = {}
     for (number, sub), paragraphs in split_cn_articles(text).items():
         out[(number, sub)] = _label((number, sub)) + "　" + "\n".join(paragraphs)

@@ -21,6 +21,7 @@ the code; when it equals the one recorded with the existing export, nothing is p
 written (``report.unchanged``). A dataset that fails validation is not exported.
 """
 
+# long: the steps of one build read in order; the --law-store side is in judgments_versions
 from __future__ import annotations
 
 import json
@@ -54,6 +55,7 @@ from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
     from buildds.extract.judgments import JudgmentInput
+    from buildds.jobs.judgments_versions import VersionPlan
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import InjectedJudgment, Judgment
 
@@ -118,11 +120,15 @@ def build_judgments(
     inputs: Sequence[Path], *, profile: str = "cn", errors: Sequence[str] = ALL_ERRORS,
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
-    max_line_bytes: int | None = None,
+    max_line_bytes: int | None = None, law_store: Path | None = None,
+    law_date: str = "judgment",
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
-    ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit).
+    ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit). ``law_store``:
+    a law store with PRC versions — each judgment is judged under the version of its date
+    (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
+    ``law_dir`` then gives only the interpretations.
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -132,9 +138,11 @@ def build_judgments(
     started = time.perf_counter()
     out = Path(out)
     law_dir, confusable = Path(law_dir), Path(confusable)
-    _check_options(profile, errors, inputs, law_dir, confusable)
+    _check_options(profile, errors, inputs, law_dir if law_store is None else None, confusable)
     options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
                                "limit": limit, "normal_share": normal_share}
+    if law_store is not None:
+        options["law_date"] = law_date
     if max_line_bytes is not None:
         options["max_line_bytes"] = max_line_bytes
     run = _Run(out=out, errors=list(errors), seed=seed, limit=limit, normal_share=normal_share,
@@ -143,13 +151,15 @@ def build_judgments(
     clean_stale_staging(out)  # what an interrupted run left
     probed = _read_inputs(run, inputs)
     law_files = sorted([law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
-                        confusable.parent / "jurex_crime2article.json"])
+                        confusable.parent / "jurex_crime2article.json",
+                        *(sorted(Path(law_store).glob("CN-CRIMINAL-LAW/*")) if law_store else [])])
     run.report.fingerprint = _fingerprint(run, law_files)
     if probed and _restore_unchanged(run.report, out):
         run.report.seconds = time.perf_counter() - started
         return run.report
 
     from buildds.inject_errors.statutes import build_cn_profile
+    from buildds.jobs.judgments_versions import plan_versions
 
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
@@ -160,16 +170,21 @@ def build_judgments(
                              + "\n  ".join(run.report.failure_lines())
                              + f"\nevery reject is listed in {out / 'rejects.jsonl'}")
         bar.update(task, description="profile")
-        statutes = build_cn_profile(law_dir, confusable)
+        plan = None if law_store is None else plan_versions(
+            judgments, store=law_store, law_dir=law_dir, confusable=confusable, rule=law_date)
+        statutes = build_cn_profile(law_dir, confusable) if plan is None else plan.latest()
         run.report.profile = ProfileSummary.of(statutes.coverage, judgments,
                                                lambda c: _charge_known(statutes, c))
         bar.update(task, description="injecting")
-        done = _inject(run, judgments, statutes)
+        done = _inject(run, judgments, statutes, plan)
         bar.update(task, description="rows")
-        rows = _rows(run, judgments, done, statutes, law_dir)
+        rows = _rows(run, judgments, done, statutes, law_dir, plan)
         bar.update(task, description="validating")
-        rows, exportable = _validate(run, rows, statutes, done)
+        rows, exportable = _validate(run, rows, statutes, done,
+                                     plan.profiles() if plan else None)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
+        if plan is not None:
+            staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
         staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
         if exportable and rows:
             bar.update(task, description="exporting")
@@ -178,9 +193,10 @@ def build_judgments(
     return run.report
 
 
-def _check_options(profile: str, errors: Sequence[str], inputs: Sequence[Path], law_dir: Path,
-                   confusable: Path) -> None:
-    """:class:`BuildError` for options no run can be made with."""
+def _check_options(profile: str, errors: Sequence[str], inputs: Sequence[Path],
+                   law_dir: Path | None, confusable: Path) -> None:
+    """:class:`BuildError` for options no run can be made with (``law_dir`` None: a law
+    store gives the text)."""
     if profile != "cn":
         raise BuildError(f"unknown profile {profile!r} (only 'cn' is supported)")
     unknown = [e for e in errors if e not in ALL_ERRORS]
@@ -188,7 +204,7 @@ def _check_options(profile: str, errors: Sequence[str], inputs: Sequence[Path], 
         raise BuildError(f"unknown error types {unknown} (choose from {', '.join(ALL_ERRORS)})")
     if not inputs:
         raise BuildError("no input files")
-    if not (law_dir / LAW_FILE).is_file():
+    if law_dir is not None and not (law_dir / LAW_FILE).is_file():
         raise BuildError(f"the law folder has no {LAW_FILE} (pass --law DIR)",
                          source=str(law_dir))
     if not confusable.is_file():
@@ -288,13 +304,17 @@ def _parse(run: _Run, probed: Sequence[JudgmentInput], advance: Callable[[int], 
     return judgments
 
 
-def _inject(run: _Run, judgments: list[Judgment], statutes: Any) -> list[InjectedJudgment]:
+def _inject(run: _Run, judgments: list[Judgment], statutes: Any,
+            plan: VersionPlan | None) -> list[InjectedJudgment]:
     """Step "inject": every requested error into every judgment (the judgments are the E1
-    donor corpus); each skip is a reject and counted."""
+    donor corpus; with a ``plan``, against each judgment's version); each skip is a reject
+    and counted."""
     from buildds.inject_errors import inject_all
+    from buildds.jobs.judgments_versions import inject_by_version
 
-    done, skipped = inject_all(judgments, errors=list(run.errors), profile=statutes,
-                               seed=run.seed, corpus=judgments)
+    done, skipped = (inject_all(judgments, errors=list(run.errors), profile=statutes,
+                                seed=run.seed, corpus=judgments) if plan is None else
+                     inject_by_version(plan, judgments, errors=run.errors, seed=run.seed))
     for s in skipped:
         run.reject(InjectReject(reason=s.reason, message=s.message, id=s.source_id,
                                 error_type=s.error_type))
@@ -307,29 +327,33 @@ def _inject(run: _Run, judgments: list[Judgment], statutes: Any) -> list[Injecte
 
 
 def _rows(run: _Run, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
-          law_dir: Path) -> list[ArbenchRow]:
+          law_dir: Path, plan: VersionPlan | None) -> list[ArbenchRow]:
     """The AR-Bench rows; a judgment without a judgment part cannot be a normal row."""
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
+    from buildds.jobs.judgments_versions import rows_by_version
 
     normals = {j.id for j in select_normals(judgments, run.normal_share, run.seed)}
     for j in judgments:
         if not j.judgment.strip():
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset))
-    texts = load_article_texts(law_dir)
-    rows = arbench_rows(judgments, done, texts=texts, profile=statutes, seed=run.seed,
-                        normal_share=run.normal_share)
+    if plan is not None:
+        rows = rows_by_version(plan, judgments, done, seed=run.seed,
+                               normal_share=run.normal_share)
+    else:
+        rows = arbench_rows(judgments, done, texts=load_article_texts(law_dir),
+                            profile=statutes, seed=run.seed, normal_share=run.normal_share)
     assert sum(1 for r in rows if r.label == 0) == len(normals)
     return rows
 
 
-def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any,
-              done: list[InjectedJudgment]) -> tuple[list[ArbenchRow], bool]:
+def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any, done: list[InjectedJudgment],
+              versions: dict[str, Any] | None = None) -> tuple[list[ArbenchRow], bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
     and the rest is checked again; (the rows kept, whether they passed)."""
     from buildds.validate.arbench import validate_arbench
 
     report = run.report
-    validation = validate_arbench(rows, profile=statutes, injected=done)
+    validation = validate_arbench(rows, profile=statutes, injected=done, versions=versions)
     failing = None if validation.ok else validation.failing_rows()
     if failing:
         for row in rows:
@@ -339,7 +363,7 @@ def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any,
                                             source_id=row.source_id, dataset=row.dataset))
         rows = [r for r in rows if r.id not in failing]
         report.dropped = len(failing)
-        validation = validate_arbench(rows, profile=statutes, injected=done)
+        validation = validate_arbench(rows, profile=statutes, injected=done, versions=versions)
     report.validation = json.loads(validation.to_json())
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))

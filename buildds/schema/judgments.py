@@ -12,6 +12,7 @@ span and anyone can check (or undo) the edit: ``full_text[s.start:s.end] == s.te
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -151,6 +152,12 @@ class Judgment(Frozen):
     factors: tuple[SentencingFactor, ...] = ()
     defendants: tuple[str, ...] = ()
     problems: tuple[Problem, ...] = ()
+    #: the day the judgment was given (the Chinese-numeral date before the annex of cited
+    #: articles; None for CAIL, which has no judgment text, or when the text has none)
+    judgment_date: date | None = None
+    #: the earliest date of the facts (the start of the conduct: a heuristic, see
+    #: :func:`buildds.extract.judgments.offence_date`); None when the facts name no date
+    offence_date: date | None = None
 
     def spans(self) -> Iterator[Span]:
         for s in (self.facts_span, self.reasoning_span, self.judgment_span, self.amount_span):

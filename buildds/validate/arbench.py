@@ -14,6 +14,8 @@
   - ``E1_not_confusable``: the substituted charge is in the confusable table of the gold one,
     and a donor's defendant name (rationale ``donor_defendant``) does not leak into the
     anomalous reasoning;
+  - ``statute_version``: a row built from a law store (rationale ``statute_version``) is
+    checked against that version's profile, which must be given (``versions``);
   - ``edits_roundtrip``: with the injected records, ``apply_edits(original, edits)`` is the
     anomalous text, undoing gives the original, and the row holds the record's edits and
     anomalous parts.
@@ -329,9 +331,12 @@ def _counts(rows: Sequence[ArbenchRow]) -> dict[str, Any]:
 
 
 def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
-                     injected: Sequence[InjectedJudgment] | None = None) -> ArbenchValidation:
+                     injected: Sequence[InjectedJudgment] | None = None,
+                     versions: Mapping[str, StatuteProfile] | None = None) -> ArbenchValidation:
     """Schema + semantic checks of ``rows`` (see the module docstring); ``injected`` (the
-    records the rows came from) enables the edit round-trip check."""
+    records the rows came from) enables the edit round-trip check. ``versions``: the profile
+    per revision id — a row whose rationale names a ``statute_version`` is checked against
+    that version (an unknown one fails ``statute_version``), the others against ``profile``."""
     report = ArbenchValidation()
     frame = rows_frame(rows)
     report.errors.extend(_schema_errors(frame))
@@ -345,20 +350,25 @@ def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
     for row in rows:
         etype, rid = row.error_type, row.id
         rat, gold = row.rationale, row.gold_correction
+        named = rat.get("statute_version")
+        if named is not None and str(named) not in (versions or {}):
+            fail("statute_version", rid, f"version {named} is not among the profiles given")
+            continue
+        profile_of = (versions or {}).get(str(named), profile) if named else profile
         try:
             msg = None
             if etype == "E1":
                 checked["E1_not_confusable"] += 1
-                msg = _check_e1(row, rat, gold, profile)
+                msg = _check_e1(row, rat, gold, profile_of)
                 check = "E1_not_confusable"
             elif etype == "E3":
                 checked["E3_inside_range"] += 1
-                msg = _check_e3(row, rat, profile)
+                msg = _check_e3(row, rat, profile_of)
                 check = "E3_inside_range"
             elif etype in ("E5", "E6"):
                 check = f"{etype}_inside_range"
                 checked[check] += 1
-                msg = _check_fine(row, rat, profile, etype)
+                msg = _check_fine(row, rat, profile_of, etype)
             if msg is not None:
                 fail(check, rid, msg)
         except (KeyError, TypeError, ValueError) as exc:

@@ -28,11 +28,13 @@ and its ``offset`` inside ``Judgment.full_text``, so their spans index the full 
 - :mod:`.sentence` — the main penalty of the 判决如下 part (:func:`parse_sentence`);
 - :mod:`.citations` — 犯…罪 names (:func:`parse_charges`) and cited 刑法 articles
   (:func:`parse_articles`);
+- :mod:`.dates` — the judgment date (:func:`parse_judgment_date`) and the offence dates
+  (:func:`parse_offence_dates`, :func:`offence_date`);
 - :mod:`.factors` — sentencing circumstances (自首, 坦白, 累犯 …, :func:`parse_factors`);
 - :mod:`.spans` — the spans they build.
 
 Modules, lowest first (each imports only those before it): :mod:`.spans`, :mod:`.amounts`,
-:mod:`.sentence`, :mod:`.citations`, :mod:`.factors`, :mod:`.reader` (what both formats
+:mod:`.sentence`, :mod:`.citations`, :mod:`.dates`, :mod:`.factors`, :mod:`.reader` (what both formats
 share), :mod:`.judge`, :mod:`.cail`, :mod:`.load`, :mod:`.formats`. Later stages (the
 injectors, the AR-Bench rows, validation, the evaluation's answer parser) import the parsers
 from here: every import points down.
@@ -50,6 +52,11 @@ from buildds.extract.judgments.amounts import (
 )
 from buildds.extract.judgments.cail import read_cail
 from buildds.extract.judgments.citations import parse_articles, parse_charges
+from buildds.extract.judgments.dates import (
+    offence_date,
+    parse_judgment_date,
+    parse_offence_dates,
+)
 from buildds.extract.judgments.factors import parse_factors
 from buildds.extract.judgments.formats import JudgmentInput, detect_format, record_format
 from buildds.extract.judgments.judge import judge_defendants, read_judge, split_judge_text
@@ -65,12 +72,15 @@ __all__ = [
     "load_cail",
     "load_judge",
     "money_matches",
+    "offence_date",
     "parse_amount_involved",
     "parse_articles",
     "parse_charges",
     "parse_factors",
+    "parse_judgment_date",
     "parse_money",
     "parse_months",
+    "parse_offence_dates",
     "parse_sentence",
     "read_cail",
     "read_judge",

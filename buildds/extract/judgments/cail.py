@@ -9,6 +9,7 @@ from typing import Any
 
 from buildds.extract.json_lines import JsonLinesFile, LineReject
 from buildds.extract.judgments.amounts import parse_amount_involved
+from buildds.extract.judgments.dates import offence_date
 from buildds.extract.judgments.factors import parse_factors
 from buildds.extract.judgments.reader import RecordReader, kind_of, text_field, unique
 from buildds.schema.judgments import Judgment, JudgmentReject, Sentence, Span
@@ -127,5 +128,5 @@ def read_cail(path: str | Path, *, encoding: str | None = None,
                 amount_involved_yuan=amount[0] if amount else None,
                 amount_span=amount[1] if amount else None,
                 factors=tuple(parse_factors(fact)),
-                defendants=criminals,
+                defendants=criminals, offence_date=offence_date(fact),
             )

@@ -16,6 +16,7 @@ from typing import Literal
 from buildds.extract.json_lines import JsonLinesFile, LineReject
 from buildds.extract.judgments.amounts import parse_amount_involved
 from buildds.extract.judgments.citations import parse_articles, parse_charges
+from buildds.extract.judgments.dates import offence_date, parse_judgment_date
 from buildds.extract.judgments.factors import parse_factors
 from buildds.extract.judgments.reader import RecordReader, id_field, text_field, unique
 from buildds.extract.judgments.sentence import parse_sentence
@@ -120,6 +121,7 @@ def _judge_record(rid: str, line: int, full: str, facts: str, source: Source,
     if not charge_refs:
         problems.append(_problem("no_charge", "no 犯…罪 in the judgment part", where))
     amount = parse_amount_involved(facts, f_start) if facts_span else None
+    judged = parse_judgment_date(full)
     return Judgment(
         id=rid, source=source, dataset="judge", line=line,
         facts=facts, reasoning=reasoning, judgment=judgment, full_text=full,
@@ -134,4 +136,5 @@ def _judge_record(rid: str, line: int, full: str, facts: str, source: Source,
         factors=tuple(parse_factors(reasoning, r_off)),
         defendants=tuple(defendants),
         problems=tuple(problems),
+        judgment_date=judged, offence_date=offence_date(facts, judged),
     )

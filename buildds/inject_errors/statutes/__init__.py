@@ -22,6 +22,8 @@ Modules (every name below is importable from this package):
 - :mod:`.cn_thresholds` — the interpretations' 数额较大/巨大/特别巨大 amounts;
 - :mod:`.charge_tables` — the LegalAttack / JUREX charge→article and confusable tables;
 - :mod:`.cn_profile` — :func:`build_cn_profile`;
+- :mod:`.cn_versions` — a profile per version of a law store (:class:`VersionedProfiles`), the
+  version a judgment is judged under (judgment date, or PRC art. 12 from the offence date);
 - :mod:`.jp_penal_code` — :func:`build_jp_profile`;
 - :mod:`.charge_aliases` — the names judgments use for a charge, :func:`resolve_charge`;
 - :mod:`.profile_yaml` — a profile written to and read from YAML (imported on its own: it
@@ -60,6 +62,13 @@ from buildds.inject_errors.statutes.cn_penalty_references import (
 from buildds.inject_errors.statutes.cn_profile import build_cn_profile, parse_cn_criminal_law
 from buildds.inject_errors.statutes.cn_thresholds import parse_cn_thresholds
 from buildds.inject_errors.statutes.cn_thresholds import with_thresholds as with_thresholds
+from buildds.inject_errors.statutes.cn_versions import (
+    CN_LAW_ID,
+    VersionChoice,
+    VersionedProfiles,
+    lighter,
+    store_law_text,
+)
 from buildds.inject_errors.statutes.jp_penal_code import JP_FINE_MIN_YEN as JP_FINE_MIN_YEN
 from buildds.inject_errors.statutes.jp_penal_code import (
     JP_GENERAL_LIMITS,
@@ -74,8 +83,11 @@ from buildds.inject_errors.statutes.jp_penal_code import JP_MINOR_FINE_YEN as JP
 __all__ = [
     "CN_CHARGE_RENAMES",
     "CN_GENERAL_LIMITS",
+    "CN_LAW_ID",
     "JP_GENERAL_LIMITS",
     "ChargeAliasIndex",
+    "VersionChoice",
+    "VersionedProfiles",
     "build_cn_profile",
     "build_jp_profile",
     "charge_index",
@@ -84,6 +96,7 @@ __all__ = [
     "expand_charge_name",
     "jp_text_from_html",
     "jp_text_from_jsonl",
+    "lighter",
     "load_charge_articles",
     "load_confusable",
     "parse_cn_clauses",
@@ -95,4 +108,5 @@ __all__ = [
     "parse_jp_penalties",
     "resolve_charge",
     "split_cn_articles",
+    "store_law_text",
 ]

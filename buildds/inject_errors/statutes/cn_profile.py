@@ -71,13 +71,17 @@ def parse_cn_criminal_law(
 
 def build_cn_profile(
     law_dir: Path, confusable_path: Path, *, effective_date: date = date(2024, 3, 1),
-    version: str = "amendment-12",
+    version: str = "amendment-12", text: str | None = None,
 ) -> StatuteProfile:
     """The PRC 刑法 profile (Amendment XII, in force 2024-03-01) from ``law_dir`` (the law text
     and ``interp_*.md``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
-    ``jurex_crime2article.json`` beside it is used when present)."""
+    ``jurex_crime2article.json`` beside it is used when present). ``text``: the law text of
+    another version (as :func:`~buildds.inject_errors.statutes.cn_versions.store_law_text`
+    renders it), read instead of the file in ``law_dir``, which then gives only the
+    interpretations."""
     law_dir = Path(law_dir)
-    text = read_side_file(law_dir / "criminal_law_PRC_2023_amendment12.md")
+    if text is None:
+        text = read_side_file(law_dir / "criminal_law_PRC_2023_amendment12.md")
     mapping = load_charge_articles(Path(confusable_path), Path(confusable_path).parent / "jurex_crime2article.json")
     charges = parse_cn_criminal_law(text, effective_date=effective_date, charges=mapping)
     thresholds: dict[int, dict[str, tuple[int, int]]] = {}
