@@ -214,12 +214,14 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
 
 
 from buildds.commands.contracts import contracts as contracts_command
+from buildds.commands.diff import diff as diff_command
 from buildds.commands.eval import eval_cmd
 from buildds.commands.judgments import judgments as judgments_command
 from buildds.commands.laws import laws as laws_command
 from buildds.commands.limits import limits as limits_command
 
 main.add_command(contracts_command)
+main.add_command(diff_command)
 main.add_command(eval_cmd)
 main.add_command(judgments_command)
 main.add_command(laws_command)

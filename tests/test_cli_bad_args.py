@@ -28,6 +28,7 @@ BASE: dict[str, list[str]] = {
     "laws versions": ["--store", "{out}"],
     "laws fetch": ["129AC0000000089", "--store", "{out}", "--timeout", "1"],
     "laws diff": ["--old", "{file}", "--new", "{file}", "--out", "{out}"],
+    "diff": ["{file}", "{file}", "--out", "{out}"],
 }
 
 

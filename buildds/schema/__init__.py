@@ -13,7 +13,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
 * :mod:`.laws` — statutes in versions: articles, versions keyed by enforcement date,
   changes between versions;
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
-* :mod:`.evaluation` — backend requests/results and scored samples.
+* :mod:`.evaluation` — backend requests/results and scored samples;
+* :mod:`.dataset_diff` — two exports compared item by item (``buildds diff``).
 """
 
 from buildds.schema.arbench import *
@@ -22,6 +23,8 @@ from buildds.schema.contracts import *
 from buildds.schema.contracts import __all__ as _contracts_all
 from buildds.schema.core import *
 from buildds.schema.core import __all__ as _core_all
+from buildds.schema.dataset_diff import *
+from buildds.schema.dataset_diff import __all__ as _dataset_diff_all
 from buildds.schema.evaluation import *
 from buildds.schema.evaluation import __all__ as _evaluation_all
 from buildds.schema.jbe_build import *
@@ -37,4 +40,5 @@ from buildds.schema.statutes import __all__ as _statutes_all
 
 __all__ = [  # noqa: PLE0604
     *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
-    *_judgments_report_all, *_laws_all, *_statutes_all, *_evaluation_all]
+    *_judgments_report_all, *_laws_all, *_statutes_all, *_evaluation_all,
+    *_dataset_diff_all]
