@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -53,6 +55,39 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
     return lo, hi
 
 
+def _exam_dates(ctx: click.Context, param: click.Parameter,
+                value: tuple[str, ...]) -> tuple[tuple[int, date], ...]:
+    out = []
+    for text in value:
+        year, _, day = text.partition("=")
+        try:
+            out.append((int(year), date.fromisoformat(day.strip())))
+        except ValueError:
+            raise click.BadParameter(f"{text!r}: expected YEAR=YYYY-MM-DD, e.g. "
+                                     f"2025=2025-05-14") from None
+    return tuple(sorted(out))
+
+
+def _as_of_options(ctx: click.Context, as_of: datetime | None, law_store: Path,
+                   exam_dates: tuple[tuple[int, date], ...]) -> Any:
+    """``--as-of`` with its store and exam dates (usage errors: a store that is not there; a
+    store or exam dates given without a date), or None."""
+    given = ctx.get_parameter_source("law_store") is not click.core.ParameterSource.DEFAULT
+    if as_of is None:
+        for name, used in (("--law-store", given), ("--exam-date", bool(exam_dates))):
+            if used:
+                raise click.BadParameter(f"{name} is read only by an --as-of build; add "
+                                         f"--as-of DATE", param_hint=f"'{name}'")
+        return None
+    if not law_store.is_dir():
+        raise click.BadParameter(f"{law_store}: no law store there (an --as-of build needs "
+                                 f"one: buildds laws import FILE --store {law_store})",
+                                 param_hint="'--law-store'")
+    from buildds.jobs.jbe_dataset import AsOfOptions
+
+    return AsOfOptions(day=as_of.date(), store=law_store, exam_dates=exam_dates)
+
+
 @main.command()
 @click.option("--years", type=YearsType(), required=True,
               help="Exam years: 2019, 2015-2024, or 2015,2017.")
@@ -83,11 +118,23 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
 @click.option("--replace", is_flag=True,
               help="Let this run replace an --out whose dataset holds years or subjects that "
                    "this run does not build (without it, that is an error).")
+@click.option("--as-of", "as_of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              metavar="DATE",
+              help="Build the dataset as of DATE (YYYY-MM-DD): items a law revision in force "
+                   "by then may have made wrong go to a needs_review split (needs --law-store).")
+@click.option("--law-store", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("data_raw/laws/store"), show_default=True,
+              help="The law store (buildds laws import) an --as-of build reads.")
+@click.option("--exam-date", "exam_dates", multiple=True, metavar="YEAR=DATE",
+              callback=_exam_dates,
+              help="With --as-of: the day YEAR's exam was sat (the law it assumed), where the "
+                   "shipped table has none, e.g. 2025=2025-05-14; repeatable.")
 @click.pass_context
 def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         processes: int | None, no_cache: bool, quiet: bool, password: str | None,
         corrections: Path, seed: int, balance: tuple[float, float], xml_only: bool,
-        replace: bool, max_pages: int) -> None:
+        replace: bool, max_pages: int, as_of: datetime | None, law_store: Path,
+        exam_dates: tuple[tuple[int, date], ...]) -> None:
     """Japanese bar exam PDFs → validated XML → JBE-QA true/false items → HF dataset.
 
     Writes xml/<year>/<subject>.xml, the dataset (dataset/ for load_from_disk, data/*.parquet,
@@ -98,13 +145,15 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
     Exit codes: 0 built (failed files are listed; they fail the run only with --strict);
     1 a requested year/subject has no files, no booklet could be built, the dataset was not
     exported (validation failed), --strict found a problem, or the run could not start (no
-    inputs at all, an --out that would lose years without --replace); 2 a bad option
-    (--balance, --subjects, a missing --corrections folder).
+    inputs at all, an --out that would lose years without --replace, an --as-of date before
+    a code's first version in the store); 2 a bad option (--balance, --subjects, a missing
+    --corrections folder, --as-of without a law store, --law-store without --as-of).
 
     \b
     Examples:
       buildds jbe --years 2015-2024 --raw ../shared/jbe/pdf --out build/jbe
       buildds jbe --years 2019 --raw data_raw/jbe --strict
+      buildds jbe --years 2015-2024 --as-of 2026-01-01 --law-store data_raw/laws/store
     """
     from buildds.jobs.jbe import build_jbe
 
@@ -116,11 +165,13 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
             is not click.core.ParameterSource.DEFAULT):
         raise click.BadParameter(f"{corrections} is not a folder of correction files",
                                  param_hint="'--corrections'")
+    as_of_options = _as_of_options(ctx, as_of, law_store, exam_dates)
     try:
         report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
                            processes=processes, use_cache=not no_cache, progress=not quiet,
                            password=password, xml_only=xml_only, corrections=corrections,
-                           seed=seed, balance=balance, replace=replace, max_pages=max_pages)
+                           seed=seed, balance=balance, replace=replace, max_pages=max_pages,
+                           as_of=as_of_options)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

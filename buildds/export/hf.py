@@ -7,13 +7,17 @@
     data/fewshot.parquet  the four seeded few-shot exemplars (2 true + 2 false)
     README.md           the dataset card (Hugging Face YAML front matter + Markdown)
 
-and nothing else in ``out`` is touched. The few-shot exemplars stay in ``test`` with
+and nothing else in ``out`` is touched. An as-of build (``as_of``, :class:`JbeAsOf`) adds
+``status`` and ``status_reason`` columns and a ``needs_review`` split (``data/needs_review.parquet``)
+holding the items a law revision may have made wrong: they leave ``test`` and are never
+exemplars; the card records the statute versions used and the items per status. The few-shot exemplars stay in ``test`` with
 ``is_fewshot=True`` so evaluations can leave them out of scoring (seed 001, section 3.2:
 3,464 items, scored over 3,460).
 
 Determinism: the same items, seed and fingerprint give byte-identical files. Rows are sorted
 by :func:`item_sort_key` (never by input order), the few-shot draw uses ``random.Random(seed)``
-over the sorted items, each split's ``_fingerprint`` is derived from the ``fingerprint``
+over the sorted items (in an as-of build: :func:`select_fewshot_stable`, so relabelling one
+item never changes the exemplars drawn for the others), each split's ``_fingerprint`` is derived from the ``fingerprint``
 argument, the seed and the split's content (instead of the random/path-based one ``datasets``
 would make up), the shard count is pinned to 1, and the card has no dates.
 
@@ -27,6 +31,7 @@ The card template is rendered in jinja2's ``SandboxedEnvironment`` with ``Strict
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import unicodedata
@@ -51,6 +56,7 @@ from buildds.export.common import (
     write_export,
 )
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
+from buildds.schema.jbe_build import JbeAsOf, JbeItemStatus
 from buildds.text import year_of_era
 
 if TYPE_CHECKING:
@@ -62,15 +68,18 @@ if TYPE_CHECKING:
 __all__ = [
     "FEWSHOT_PER_LABEL",
     "SPLITS",
+    "SPLITS_AS_OF",
     "ExportResult",
     "export_jbe",
     "item_sort_key",
     "jbe_features",
     "load_jbe_export",
     "select_fewshot",
+    "select_fewshot_stable",
 ]
 
 SPLITS = ("test", "fewshot")
+SPLITS_AS_OF = ("test", "fewshot", "needs_review")
 FEWSHOT_PER_LABEL = 2
 CARD_TEMPLATE = "jbe.md.j2"
 SEED_TITLE = "JBE-QA: Japanese Bar Exam QA Dataset for Assessing Legal Domain Knowledge"
@@ -94,6 +103,10 @@ FIELD_DOCS = {
     "page": "page of the booklet the statement is on",
     "corrections": "ids of the manual corrections applied to this item",
     "is_fewshot": "true for the four few-shot exemplars: leave them out of scoring",
+    "status": "as-of builds: current, terminology_only or needs_review under the law of the "
+              "as-of date",
+    "status_reason": "as-of builds: the revision(s), enforcement date and articles behind the "
+                     "status, or the correction that reviewed the item",
 }
 
 _ID_RE = re.compile(r"^(?P<year>[^-]+)-(?P<subject>[^-]+)-(?P<q>\d+)(?:-(?P<s>\d+))?$")
@@ -150,9 +163,30 @@ def select_fewshot(items: Sequence[JbeItem], seed: int = 0,
     return tuple(chosen)
 
 
+def _rank(seed: int, id_: str) -> tuple[str, str]:
+    return hashlib.sha256(f"{seed}\0{id_}".encode()).hexdigest(), id_
+
+
+def select_fewshot_stable(items: Sequence[JbeItem], seed: int = 0,
+                          per_label: int = FEWSHOT_PER_LABEL) -> tuple[str, ...]:
+    """``per_label`` true and ``per_label`` false item ids: the first of each label when the
+    items are ranked by sha256 of (seed, id), in that rank order. An item's rank depends on
+    its own id only, so adding, removing or relabelling an item that is not an exemplar never
+    changes the exemplars (``random.sample`` over the whole list would)."""
+    ranked = sorted(items, key=lambda it: _rank(seed, it.id))
+    pos = [it.id for it in ranked if it.answer][:per_label]
+    neg = [it.id for it in ranked if not it.answer][:per_label]
+    if len(pos) < per_label or len(neg) < per_label:
+        raise ExportError(f"few-shot selection needs {per_label} true and {per_label} false "
+                          f"items that the law revisions left unaffected; have {len(pos)} "
+                          f"true and {len(neg)} false")
+    return tuple(sorted(pos + neg, key=lambda i: _rank(seed, i)))
+
+
 # --------------------------------------------------------------------------- datasets
-def jbe_features() -> datasets.Features:
-    """The declared features: every :class:`JbeItem` field, then ``is_fewshot``."""
+def jbe_features(*, status: bool = False) -> datasets.Features:
+    """The declared features: every :class:`JbeItem` field, then ``is_fewshot`` (and, in
+    an as-of build, ``status`` and ``status_reason``)."""
     datasets, _, _ = require_data()
     Value, Sequence_ = datasets.Value, datasets.Sequence
     return datasets.Features({
@@ -174,16 +208,21 @@ def jbe_features() -> datasets.Features:
         "page": Value("int32"),
         "corrections": Sequence_(Value("string")),
         "is_fewshot": Value("bool"),
+        **({"status": Value("string"), "status_reason": Value("string")} if status else {}),
     })
 
 
-def _columns(items: Sequence[JbeItem], fewshot: set[str]) -> dict[str, list[Any]]:
-    names = [*JbeItem.model_fields, "is_fewshot"]
+def _columns(items: Sequence[JbeItem], fewshot: set[str],
+             statuses: dict[str, JbeItemStatus] | None = None) -> dict[str, list[Any]]:
+    names = [*JbeItem.model_fields, "is_fewshot", *(("status", "status_reason")
+                                                    if statuses is not None else ())]
     cols: dict[str, list[Any]] = {n: [] for n in names}
     for it in items:
         row = it.model_dump()
         row["corrections"] = list(row["corrections"])
         row["is_fewshot"] = it.id in fewshot
+        if statuses is not None:
+            row["status"], row["status_reason"] = statuses[it.id].status, statuses[it.id].reason
         for n in names:
             cols[n].append(row[n])
     return cols
@@ -194,7 +233,8 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
                   fewshot_ids: tuple[str, ...], features: datasets.Features,
                   sizes: dict[str, dict[str, int]],
                   fingerprint: str, split_fps: dict[str, str], seed: int,
-                  provenance: dict[str, Any], validation: dict[str, Any] | None) -> dict[str, Any]:
+                  provenance: dict[str, Any], validation: dict[str, Any] | None,
+                  splits: Sequence[str] = SPLITS) -> dict[str, Any]:
     by_id = {it.id: it for it in items}
     subjects = sorted({(it.subject_jp, it.subject) for it in items},
                       key=lambda s: (_SUBJECT_RANK.get(s[0], len(_SUBJECT_RANK)), s[0]))
@@ -238,7 +278,8 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "license_name": "japan-moj-bar-exam-questions",
         "task_categories": ["text-classification", "question-answering"],
         "tags": ["legal", "japanese-law", "bar-exam", "jbe-qa"],
-    }, n=n, splits=SPLITS, sizes=sizes, features=features)
+    }, n=n + sizes.get("needs_review", {}).get("num_examples", 0), splits=splits, sizes=sizes,
+        features=features)
     return {
         "front_matter": front_matter,
         "seed_title": SEED_TITLE,
@@ -256,7 +297,7 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "fewshot": [by_id[i] for i in fewshot_ids],
         "features": feature_rows(features, FIELD_DOCS),
         "fingerprint": fingerprint,
-        "split_fingerprints": [(s, split_fps[s]) for s in SPLITS],
+        "split_fingerprints": [(s, split_fps[s]) for s in splits],
         "seed": seed,
         "code_version": str(provenance.get("code_version") or provenance.get("version")
                             or __version__),
@@ -264,6 +305,23 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "options": json_block(opts),
         "provenance_extra": json_block(extra) if extra else None,
         "validation": json_block(validation) if validation is not None else None,
+        "as_of": None,
+    }
+
+
+def _as_of_context(info: JbeAsOf, review: list[JbeItem]) -> dict[str, Any]:
+    """The card's as-of section: the date, the statute versions, items per status and every
+    item held back for review with its reason."""
+    by_id = {s.id: s for s in info.statuses}
+    return {
+        "date": info.as_of.isoformat(),
+        "store_sha256": info.store_sha256,
+        "laws": [v.model_dump(mode="json") for v in info.laws],
+        "counts": info.counts(),
+        "review": [{"id": it.id, "reason": by_id[it.id].reason or ""} for it in review],
+        "terminology": [{"id": s.id, "reason": s.reason or ""} for s in info.statuses
+                        if s.status == "terminology_only"],
+        "pending": list(info.pending),
     }
 
 
@@ -271,9 +329,13 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
 def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, out: Path,
                fingerprint: str, provenance: dict[str, Any], seed: int = 0,
                validation: dict[str, Any] | None = None,
-               staging: OutputStaging | None = None) -> ExportResult:
+               staging: OutputStaging | None = None,
+               as_of: JbeAsOf | None = None) -> ExportResult:
     """Write the JBE-QA export (``dataset/``, ``data/*.parquet``, ``README.md``) under ``out``
-    (into the run's ``staging``, when given: swapped in when the run commits).
+    (into the run's ``staging``, when given: swapped in when the run commits). With
+    ``as_of``, the ``needs_review`` items go to their own split, the exemplars are drawn
+    with :func:`select_fewshot_stable` from the few-shot eligible items, and every row has
+    its status.
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
@@ -284,26 +346,34 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
         if (it.label == "Y") != it.answer:
             raise ExportError(f"item {it.id}: label {it.label} disagrees with answer {it.answer}",
                               source=it.source, page=it.page)
-    fewshot_ids = select_fewshot(ordered, seed)
+    statuses = {s.id: s for s in as_of.statuses} if as_of is not None else None
+    splits = SPLITS if statuses is None else SPLITS_AS_OF
+    review = [it for it in ordered if statuses and statuses[it.id].status == "needs_review"]
+    test = [it for it in ordered if not (statuses and statuses[it.id].status == "needs_review")]
+    fewshot_ids = (select_fewshot(ordered, seed) if statuses is None else select_fewshot_stable(
+        [it for it in test if statuses[it.id].fewshot_eligible], seed))
     by_id = {it.id: it for it in ordered}
-    features = jbe_features()
+    features = jbe_features(status=statuses is not None)
     fewset = set(fewshot_ids)
-    split_items = {"test": ordered, "fewshot": [by_id[i] for i in fewshot_ids]}
+    split_items = {"test": test, "fewshot": [by_id[i] for i in fewshot_ids],
+                   "needs_review": review}
 
     dd, split_fps = dataset_dict(
-        {split: _columns(split_items[split], fewset) for split in SPLITS}, features,
+        {split: _columns(split_items[split], fewset, statuses) for split in splits}, features,
         tag="buildds-jbe", title="JBE-QA", fingerprint=fingerprint, seed=seed,
         citation=SEED_TITLE, license="other (exam questions © Ministry of Justice of Japan)")
 
     excl = sorted(exclusions, key=_exclusion_sort_key)
-    files = write_export(
-        dd, out=out, splits=SPLITS, what="JBE-QA", staging=staging,
-        card=lambda sizes: render_card(
-            _card_context(ordered, excl, fewshot_ids, features, sizes, fingerprint, split_fps,
-                          seed, provenance, validation), CARD_TEMPLATE))
+    def card(sizes: dict[str, dict[str, int]]) -> str:
+        context = _card_context(test, excl, fewshot_ids, features, sizes, fingerprint,
+                                split_fps, seed, provenance, validation, splits)
+        if as_of is not None:
+            context["as_of"] = _as_of_context(as_of, review)
+        return render_card(context, CARD_TEMPLATE)
 
+    files = write_export(dd, out=out, splits=splits, what="JBE-QA", staging=staging, card=card)
     return ExportResult(out=out, fingerprint=fingerprint, seed=seed,
-                        splits={s: len(split_items[s]) for s in SPLITS},
+                        splits={s: len(split_items[s]) for s in splits},
                         split_fingerprints=split_fps, fewshot_ids=fewshot_ids,
                         excluded=len(excl), files=files)
 

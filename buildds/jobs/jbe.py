@@ -25,7 +25,7 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -59,6 +59,7 @@ from buildds.text import era_fullwidth
 
 if TYPE_CHECKING:
     from buildds.extract.jbe.header import PrintedHeader
+    from buildds.jobs.jbe_dataset import AsOfOptions
 
 __all__ = ["JbeReport", "PairTask", "build_jbe", "build_pair", "code_version", "jbe_rejects"]
 
@@ -202,7 +203,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
               progress: bool = True, password: str | None = None, xml_only: bool = False,
               corrections: Path | None = None, seed: int = 0,
               balance: tuple[float, float] = (0.25, 0.75),
-              max_pages: int = LIMITS["pages"].default, replace: bool = False) -> JbeReport:
+              max_pages: int = LIMITS["pages"].default, replace: bool = False,
+              as_of: AsOfOptions | None = None) -> JbeReport:
     """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
     ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
     validation and export. ``password`` opens encrypted PDFs (tried on every file); a PDF
@@ -211,9 +213,13 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     A pair fails when a file is not what its path says (printed subject or year), when the
     key disagrees with the booklet (slots, 配点), or when a file or a key's answers are
     another pair's. Raises :class:`BuildError` when the dataset in ``out`` holds years or
-    subjects this run does not build, unless ``replace``."""
+    subjects this run does not build, unless ``replace``. ``as_of``: built as of a date
+    (:mod:`buildds.jobs.jbe_as_of`); its store is checked before anything is written."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
+    if as_of is not None and not xml_only:
+        from buildds.jobs.jbe_as_of import check_as_of
+        check_as_of(as_of.store, as_of.day, [SUBJECTS[s].jp for s in subjects or SUBJECTS])
     report = JbeReport(out=out, code_version=code_version())
     clean_stale_staging(out)  # what an interrupted run left
     entries = discover_exam_files(raw, years, subjects)
@@ -230,15 +236,17 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
         from buildds.jobs.jbe_dataset import build_jbe_dataset
         from buildds.transform.corrections import load_corrections
 
-        provenance = {
+        provenance: dict[str, Any] = {
             "inputs": _inputs(report.pairs),
             "code_version": version,
             "options": {"years": years_text(years), "subjects": subjects or list(SUBJECTS),
                         "seed": seed, "balance": list(balance)},
         }
+        if as_of is not None:  # a default build's options stay as they were
+            provenance["options"]["as_of"] = as_of.day.isoformat()
         report.dataset = build_jbe_dataset(
             report.pairs, out, corrections=load_corrections(corrections), cache=cache,
-            seed=seed, balance=balance, provenance=provenance, staging=staging)
+            seed=seed, balance=balance, provenance=provenance, staging=staging, as_of=as_of)
     _write_outputs(report, out, staging)
     report.seconds = time.perf_counter() - started
     return report
@@ -361,6 +369,9 @@ def jbe_rejects(report: JbeReport) -> list[JbeReject]:
         rejects += [JbeReject(stage="corrections", reason="stale-correction",
                               message=st.message, source=st.origin, id=st.id)
                     for st in report.dataset.stale]
+        if report.dataset.as_of is not None:
+            from buildds.jobs.jbe_as_of import review_rejects
+            rejects += review_rejects(report.dataset.items, report.dataset.as_of)
     return rejects
 
 

@@ -7,25 +7,35 @@ exclusion, the seed, the balance bound, the code); when it equals the one record
 existing export, validation and export are skipped and nothing is written — which is what
 makes a no-change rebuild take well under a second (pandas, pandera and ``datasets`` are not
 even imported then).
+
+With ``as_of`` (``buildds jbe --as-of DATE``), the items are then assessed against the law
+store (:mod:`buildds.jobs.jbe_as_of`): each gets a status, the corrections citing a revision
+are applied, the fingerprint holds the date, the store's content hash and every status, and
+the export gains a ``needs_review`` split and ``status`` columns. Without it, nothing of that
+runs and the outputs are what they always were.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buildds.code_version import code_files
 from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
-from buildds.schema.jbe_build import JbeBookletItems, JbePairResult, StaleCorrection
+from buildds.schema.jbe_build import JbeAsOf, JbeBookletItems, JbePairResult, StaleCorrection
 from buildds.staging import OutputStaging
 from buildds.text import era_fullwidth
 from buildds.transform.corrections import Correction, corrections_digest, corrections_for
 
-__all__ = ["DatasetOutcome", "build_jbe_dataset", "items_code_version"]
+if TYPE_CHECKING:
+    from buildds.jobs.jbe_as_of import AssessFn
+
+__all__ = ["AsOfOptions", "DatasetOutcome", "build_jbe_dataset", "items_code_version"]
 
 STAGE = "jbe-items"
 #: the code that makes a booklet's items from its XML, and the code of the export
@@ -38,6 +48,18 @@ MARKER = ".dataset-fingerprint"
 
 def items_code_version() -> str:
     return package_code_version(code_files(*_CODE))
+
+
+@dataclass(frozen=True)
+class AsOfOptions:
+    """``--as-of DATE --law-store DIR [--exam-date YEAR=DATE]``; ``assess`` stands in for
+    :func:`buildds.laws.impact.assess_items` (tests)."""
+
+    day: date
+    store: Path
+    #: ``--exam-date YEAR=DATE``: the day an exam was sat, where the shipped table has none
+    exam_dates: tuple[tuple[int, date], ...] = ()
+    assess: AssessFn | None = None
 
 
 @dataclass
@@ -54,6 +76,8 @@ class DatasetOutcome:
     validation: dict[str, Any] | None = None
     validation_md: str = ""
     fewshot_ids: tuple[str, ...] = ()
+    #: what an as-of build used and decided (None in a default build)
+    as_of: JbeAsOf | None = None
 
     @property
     def validation_errors(self) -> int:
@@ -62,7 +86,7 @@ class DatasetOutcome:
     def as_json(self) -> dict[str, Any]:
         from buildds.transform.jbe_summary import SEED_COUNTS, summarize
 
-        return {
+        data = {
             "fingerprint": self.fingerprint,
             "summary": summarize(self.items, self.exclusions).to_json(),
             "seed_reference": SEED_COUNTS,
@@ -72,6 +96,9 @@ class DatasetOutcome:
             "fewshot_ids": list(self.fewshot_ids),
             "validation": self.validation,
         }
+        if self.as_of is not None:  # a default build's report keeps its keys
+            data["as_of"] = self.as_of.to_json()
+        return data
 
 
 def _booklet_items(pair: JbePairResult, corrections: list[Correction],
@@ -103,9 +130,11 @@ def _booklet_items(pair: JbePairResult, corrections: list[Correction],
 
 def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: list[Correction],
                       cache: Cache, seed: int, balance: tuple[float, float],
-                      provenance: dict[str, Any], staging: OutputStaging) -> DatasetOutcome:
-    """Items of every built booklet, then (unless unchanged) validation and export — into
-    the run's ``staging``, swapped in with the run's other outputs."""
+                      provenance: dict[str, Any], staging: OutputStaging,
+                      as_of: AsOfOptions | None = None) -> DatasetOutcome:
+    """Items of every built booklet, then (with ``as_of``) their statuses, then (unless
+    unchanged) validation and export — into the run's ``staging``, swapped in with the run's
+    other outputs."""
     outcome = DatasetOutcome()
     for pair in pairs:
         if pair.failed or not pair.xml:
@@ -117,13 +146,18 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         outcome.exclusions.extend(value.exclusions)
         outcome.stale.extend(value.stale)
         outcome.applied += value.applied
+    if as_of is not None and outcome.items:
+        _settle_as_of(outcome, as_of, corrections, cache)
 
-    payload = canonical_json({
+    fields: dict[str, Any] = {
         "items": [i.model_dump(mode="json") for i in outcome.items],
         "exclusions": [e.model_dump(mode="json") for e in outcome.exclusions],
         "seed": seed, "balance": list(balance), "provenance": provenance,
         "code": [items_code_version(), package_code_version(code_files(*_EXPORT_CODE))],
-    })
+    }
+    if outcome.as_of is not None:
+        fields["as_of"] = outcome.as_of.to_json()
+    payload = canonical_json(fields)
     outcome.fingerprint = sha256_bytes(payload.encode("utf-8"))[:32]
 
     marker = out / MARKER
@@ -143,7 +177,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
     from buildds.export.hf import export_jbe
     from buildds.validate.report import items_frame, validate_jbe
 
-    report = validate_jbe(items_frame(outcome.items),
+    report = validate_jbe(_frame(outcome, items_frame),
                           [e.model_dump() for e in outcome.exclusions], balance_bounds=balance)
     outcome.validation = json.loads(report.to_json())
     outcome.validation_md = report.to_markdown(level=2)
@@ -153,7 +187,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         return outcome
     result = export_jbe(outcome.items, outcome.exclusions, out=out,
                         fingerprint=outcome.fingerprint, provenance=provenance, seed=seed,
-                        validation=outcome.validation, staging=staging)
+                        validation=outcome.validation, staging=staging, as_of=outcome.as_of)
     outcome.fewshot_ids = result.fewshot_ids
     outcome.exported = True
     cache.put("jbe-export", outcome.fingerprint,
@@ -162,3 +196,31 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
     # last in the swap: it vouches for the dataset beside it
     staging.write_text(marker, outcome.fingerprint + "\n", last=True)
     return outcome
+
+
+def _settle_as_of(outcome: DatasetOutcome, as_of: AsOfOptions,
+                  corrections: list[Correction], cache: Cache) -> None:
+    """Statuses of the items under the law of ``as_of.day``; the corrections citing a
+    revision applied (their exclusions and stale ones added to the outcome)."""
+    from buildds.jobs.jbe_as_of import apply_as_of
+
+    label_fixes = {c.origin for c in corrections if c.action == "label"}
+    items, excluded, stale, info = apply_as_of(
+        outcome.items, as_of=as_of.day, store_dir=as_of.store, corrections=corrections,
+        cache=cache, assess=as_of.assess, exam_dates=dict(as_of.exam_dates),
+        relabelled=lambda it: any(o in label_fixes for o in it.corrections))
+    outcome.applied += sum(1 for s in info.statuses if s.reason and s.reason.startswith(
+        "reviewed for ")) + len(excluded)
+    outcome.items = items
+    outcome.exclusions += excluded
+    outcome.stale += stale
+    outcome.as_of = info
+
+
+def _frame(outcome: DatasetOutcome, items_frame: Any) -> Any:
+    """The items as a DataFrame to validate; an as-of build's with its status columns."""
+    df = items_frame(outcome.items)
+    if outcome.as_of is not None:
+        df["status"] = [s.status for s in outcome.as_of.statuses]
+        df["status_reason"] = [s.reason for s in outcome.as_of.statuses]
+    return df

@@ -78,6 +78,11 @@ class JbeReport:
                      else "NOT exported (validation failed)")
             line += (f"; {len(d.items)} items, {len(d.exclusions)} questions excluded, "
                      f"{d.applied} corrections applied, {len(d.stale)} stale; dataset {state}")
+            if d.as_of is not None:
+                c = d.as_of.counts()
+                line += (f"; as of {d.as_of.as_of.isoformat()}: {c['current']} current, "
+                         f"{c['terminology_only']} terminology only, {c['needs_review']} "
+                         f"need review")
         line += f" in {self.seconds:.1f}s — see {self.out / 'report.md'}"
         return line
 
@@ -202,9 +207,32 @@ def _dataset_section(d: DatasetOutcome) -> list[str]:
         out += [""] + [f"- STALE {x.origin} ({x.action} {x.id}): {x.message}" for x in d.stale]
     out += ["", (f"Few-shot exemplars (excluded from scoring): "
             f"{', '.join(d.fewshot_ids) or '—'}"), ""]
+    if d.as_of is not None:
+        out += _as_of_section(d)
     out += [f"Dataset fingerprint: `{d.fingerprint}`", ""]
     if d.validation_md:
         out += [d.validation_md.rstrip(), ""]
+    return out
+
+
+def _as_of_section(d: DatasetOutcome) -> list[str]:
+    """The statute versions an as-of build used, its items per status and the held-back ones."""
+    info = d.as_of
+    assert info is not None
+    c = info.counts()
+    out = [f"### As of {info.as_of.isoformat()}", "",
+           f"Law store content hash `{info.store_sha256}`.", ""]
+    out += _table(["law", "title", "revision", "in force from", "source sha256"],
+                  [[v.law_id, v.law_title, v.revision_id, v.valid_from.isoformat(), v.sha256]
+                   for v in info.laws])
+    out += ["", (f"{c['current']} current, {c['terminology_only']} terminology only, "
+                 f"{c['needs_review']} need review ({c['grounds_unknown']} with unknown "
+                 f"grounds), {len(info.pending)} corrections pending (revision not yet in "
+                 f"force)."), ""]
+    held = [s for s in info.statuses if s.status != "current" or s.revisions]
+    if held:
+        out += _table(["id", "status", "why"], [[s.id, s.status, s.reason or ""] for s in held])
+        out += [""]
     return out
 
 

@@ -6,7 +6,9 @@
 * :class:`JbeReject` — one line of ``rejects.jsonl``;
 * :class:`JbeTotals` and :class:`JbeItemsSummary` — the run's counts in ``report.json``;
 * :class:`JbeBookletItems` — one booklet's items after corrections (the stage-2 cache);
-* :class:`StaleCorrection` — a correction that no longer applies.
+* :class:`StaleCorrection` — a correction that no longer applies;
+* :class:`JbeItemStatus`, :class:`StatuteVersionUsed` and :class:`JbeAsOf` — what an as-of
+  build (``buildds jbe --as-of DATE``) says about each item and the statute versions it used.
 
 Each record's ``to_json()`` gives exactly the JSON the report and the cache have always held
 (same keys, same order, same values), and ``from_json`` reads it back, so a cached result
@@ -15,12 +17,16 @@ round-trips and the outputs stay byte-identical.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, Literal
 
 from buildds.schema.core import Frozen, JbeExclusion, JbeItem, Problem
 
 __all__ = [
+    "ItemStatus",
+    "JbeAsOf",
     "JbeBookletItems",
+    "JbeItemStatus",
     "JbeItemsSummary",
     "JbeMissingPair",
     "JbePairResult",
@@ -31,6 +37,7 @@ __all__ = [
     "PrintedPair",
     "PrintedTitles",
     "StaleCorrection",
+    "StatuteVersionUsed",
 ]
 
 PairStatus = Literal["ok", "warning", "failed"]
@@ -225,3 +232,62 @@ class JbeBookletItems(Frozen):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JbeBookletItems:
         return cls.model_validate(data)
+
+
+#: ``current``: the label holds as of the date (grounds unchanged, or reviewed by a correction
+#: citing the revision); ``terminology_only``: a ground changed in wording only (still scored);
+#: ``needs_review``: a ground changed in substance, moved or went, or the grounds are unknown
+ItemStatus = Literal["current", "terminology_only", "needs_review"]
+
+
+class JbeItemStatus(Frozen):
+    """One item's standing in an as-of build, and why."""
+
+    id: str
+    status: ItemStatus
+    reason: str | None = None
+    #: the revisions that changed the item's grounds (or that its reviewing correction cites)
+    revisions: tuple[str, ...] = ()
+    #: the impact assessment found the item unaffected and no correction changed its label:
+    #: only such items may be few-shot exemplars
+    fewshot_eligible: bool = False
+
+
+class StatuteVersionUsed(Frozen):
+    """The version of one law in force on the as-of date, as the card records it."""
+
+    law_id: str
+    law_title: str
+    revision_id: str
+    valid_from: date
+    #: sha256 of the statute file the version was imported from
+    sha256: str
+
+
+class JbeAsOf(Frozen):
+    """What an as-of build used and decided: the date, the law store's content hash, the
+    versions in force, every item's status (in item order) and the corrections citing a
+    revision not yet in force on the date (``pending``: neither applied nor stale)."""
+
+    as_of: date
+    store_sha256: str
+    laws: tuple[StatuteVersionUsed, ...] = ()
+    statuses: tuple[JbeItemStatus, ...] = ()
+    pending: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """Items per status (every status, zeros included) and how many of the
+        ``needs_review`` ones have unknown grounds."""
+        out = {s: 0 for s in ("current", "terminology_only", "needs_review")}
+        for st in self.statuses:
+            out[st.status] += 1
+        out["grounds_unknown"] = sum(1 for st in self.statuses
+                                     if (st.reason or "").startswith("grounds unknown"))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"as_of": self.as_of.isoformat(), "store_sha256": self.store_sha256,
+                "laws": [v.model_dump(mode="json") for v in self.laws],
+                "counts": self.counts(),
+                "statuses": [s.model_dump(mode="json") for s in self.statuses],
+                "pending": list(self.pending)}

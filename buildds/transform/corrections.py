@@ -26,6 +26,12 @@ id and says why::
       instruction: 最高裁判所の判例の趣旨に照らし記述が正しいか
       reason: stem names a specific judgment
 
+A correction may cite a law revision (``revision: 129AC0000000089_20240401_504AC0000000102``):
+it is the review of an item that revision affected, and applies only in an as-of build
+(``buildds jbe --as-of DATE``, :mod:`buildds.jobs.jbe_as_of`) to an item whose grounds that
+revision changed, on or before DATE — a default build, which stands on the law of the exam,
+leaves it out. A ``label`` correction citing a revision must say which label it expects.
+
 A correction whose target no longer matches — the id is gone, ``find`` is not in the text,
 ``expect`` is not the current label — is **stale**: it is reported with its file and entry,
 and never applied silently. A malformed file is an error naming the file.
@@ -69,6 +75,9 @@ class Correction(Frozen):
     expect: Literal["Y", "N"] | None = None
     label: Literal["Y", "N"] | None = None
     instruction: str | None = None
+    #: the law revision (e-Gov revision id) this correction reviews the item for: applied in
+    #: as-of builds only
+    revision: str | None = Field(default=None, pattern=r"^[0-9A-Za-z-]+_\d{8}_[0-9A-Za-z-]+$")
     #: where it was written: ``<file name>#<entry number from 1>``
     origin: str = ""
 
@@ -84,6 +93,8 @@ def _check(c: Correction) -> None:
         "instruction": [k for k in ("instruction",) if getattr(c, k) is None],
         "exclude": [],
     }[c.action]
+    if c.revision is not None and c.action == "label" and c.expect is None:
+        missing.append("expect (the label it replaces: a correction citing a revision)")
     if missing:
         raise TransformError(f"entry {c.origin}: action '{c.action}' needs {', '.join(missing)}",
                              source=c.origin.split("#")[0])
@@ -122,15 +133,18 @@ def load_corrections(folder: str | Path | None) -> list[Correction]:
 
 
 def corrections_for(corrections: Iterable[Correction], prefix: str) -> list[Correction]:
-    """The entries whose id starts with ``prefix`` (e.g. one booklet's ``令和６年-民法-``)."""
-    return [c for c in corrections if c.id.startswith(prefix)]
+    """The entries whose id starts with ``prefix`` (e.g. one booklet's ``令和６年-民法-``),
+    leaving out those citing a revision (applied by as-of builds only)."""
+    return [c for c in corrections if c.id.startswith(prefix) and c.revision is None]
 
 
 def corrections_digest(corrections: Sequence[Correction]) -> str:
     """A hash of the entries, for cache keys: editing one booklet's entries redoes only it."""
     h = hashlib.sha256()
     for c in corrections:
-        h.update(c.model_dump_json().encode("utf-8"))
+        # without a revision, the same bytes as before the field existed (same cache keys)
+        h.update(c.model_dump_json(exclude={"revision"} if c.revision is None else None)
+                 .encode("utf-8"))
     return h.hexdigest()
 
 
