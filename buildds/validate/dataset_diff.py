@@ -58,8 +58,9 @@ STATUS_FIELDS: tuple[str, ...] = ("status", "status_reason", "revision", "revisi
                                   "revisions")
 #: never compared: named as reasons
 REASON_FIELDS: tuple[str, ...] = ("corrections",)
-#: status values that mean "no status"
-_NO_STATUS = (None, "", "ok")
+#: status values that mean "no status": an item of a build without ``--as-of`` (no status
+#: column) and a ``current`` item of an as-of build (unaffected by any revision) are alike
+_NO_STATUS = (None, "", "ok", "current")
 
 Row = dict[str, Any]
 

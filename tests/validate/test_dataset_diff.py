@@ -124,11 +124,11 @@ def test_the_reverse_diff_finds_them_added_with_the_old_reject(
 
 
 def _edited_copy(src: Path, dest: Path) -> Path:
-    """A copy of an export with a status column, one item moved to a needs_review split and
-    one page changed."""
+    """A copy of an export as an as-of build writes it (a status column, ``current`` for the
+    items no revision touched), one item moved to a needs_review split and one page changed."""
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".cache", "dataset"))
     test = pd.read_parquet(dest / "data" / "test.parquet")
-    test["status"] = ""
+    test["status"] = "current"  # the same as no status: these items are not in the diff
     test["status_reason"] = None
     flagged = test["id"] == "令和７年-民法-1-1"
     test.loc[flagged, "status"] = "needs_review"
