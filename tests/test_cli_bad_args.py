@@ -28,6 +28,8 @@ BASE: dict[str, list[str]] = {
     "laws versions": ["--store", "{out}"],
     "laws fetch": ["129AC0000000089", "--store", "{out}", "--timeout", "1"],
     "laws diff": ["--old", "{file}", "--new", "{file}", "--out", "{out}"],
+    "laws impact": ["{empty_dir}", "--store", "{empty_dir}", "--as-of", "2026-01-01",
+                    "--out", "{out}"],
     "diff": ["{file}", "{file}", "--out", "{out}"],
 }
 

@@ -32,8 +32,10 @@ def laws() -> None:
 
 def _register_diff() -> None:
     from buildds.commands.laws_diff import diff
+    from buildds.commands.laws_impact import impact
 
     laws.add_command(diff)
+    laws.add_command(impact)
 
 
 _register_diff()

@@ -201,6 +201,9 @@ class GroundImpact(Frozen):
     enforced: date | None = None
     #: 附則 provisions of that revision that may keep the old law applicable (経過措置)
     transitional: tuple[str, ...] = ()
+    #: every revision between the two dates that could have made the change (``revision_id``
+    #: is one of them when it can be told which; None when it cannot)
+    candidates: tuple[str, ...] = ()
 
 
 class ItemImpact(Frozen):

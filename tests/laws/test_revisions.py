@@ -64,7 +64,8 @@ def test_not_an_answer(tmp_path: Path) -> None:
 
 def test_curated_table() -> None:
     table = {r.revision_id: r for r in load_revisions_table()}
-    keiho = [r for r in table.values() if r.law_id == "140AC0000000045"]
+    # rows without a file are revisions whose text is not held (gaps, read by laws/impact.py)
+    keiho = [r for r in table.values() if r.law_id == "140AC0000000045" and r.file]
     assert [r.valid_from for r in keiho] == [date(2011, 7, 14), date(2023, 7, 13),
                                              date(2025, 6, 1)]
     latest = table["140AC0000000045_20250601_504AC0000000067"]

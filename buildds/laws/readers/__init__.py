@@ -7,7 +7,9 @@ file's content (never its name).
 * :mod:`.egov_html` — a saved e-Gov 法令検索 page;
 * :mod:`.oldsystem_text` — the pre-2017 法令データ提供システム plain-text dump;
 * :mod:`.prc_markdown` — a consolidated PRC law in LawRefBook Markdown (amendment texts
-  are refused).
+  are refused);
+* :mod:`.article_jsonl` — one article per line (the law store's own format, or a provider's
+  per-article dump).
 
 Anything else — or a file one of them cannot read — is an
 :class:`~buildds.errors.ExtractError` naming the file.
@@ -19,6 +21,11 @@ import re
 from pathlib import Path
 
 from buildds.errors import ExtractError
+from buildds.laws.readers.article_jsonl import (
+    looks_like_article_jsonl,
+    parse_article_jsonl,
+    read_article_jsonl,
+)
 from buildds.laws.readers.common import decode_utf8, read_statute_bytes
 from buildds.laws.readers.egov_html import parse_egov_html, read_egov_html
 from buildds.laws.readers.egov_xml import parse_egov_xml, read_egov_xml
@@ -30,8 +37,8 @@ from buildds.laws.readers.prc_markdown import (
 )
 from buildds.schema.laws import LawText
 
-__all__ = ["PRC_LAW_IDS", "parse_law", "read_egov_html", "read_egov_xml", "read_law",
-           "read_oldsystem_text", "read_prc_markdown", "sniff_law_format"]
+__all__ = ["PRC_LAW_IDS", "parse_law", "read_article_jsonl", "read_egov_html", "read_egov_xml",
+           "read_law", "read_oldsystem_text", "read_prc_markdown", "sniff_law_format"]
 
 #: the first element of a markup file, past the XML declaration, comments and DOCTYPE
 _FIRST_TAG_RE = re.compile(rb"<(?![?!/])([A-Za-z_][\w.:-]*)")
@@ -39,9 +46,11 @@ _SNIFF_BYTES = 64 * 1024
 
 
 def sniff_law_format(data: bytes) -> str | None:
-    """``"egov_xml"``, ``"egov_html"``, ``"oldsystem_text"``, ``"prc_markdown"`` or None,
-    from the bytes alone."""
+    """``"egov_xml"``, ``"egov_html"``, ``"oldsystem_text"``, ``"prc_markdown"``,
+    ``"article_jsonl"`` or None, from the bytes alone."""
     head = data[:_SNIFF_BYTES].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if looks_like_article_jsonl(data.lstrip(b"\xef\xbb\xbf \t\r\n")):
+        return "article_jsonl"
     if head.startswith(b"<"):
         m = _FIRST_TAG_RE.search(head)
         name = m.group(1).decode("ascii") if m else ""
@@ -71,9 +80,11 @@ def parse_law(data: bytes, path: str | Path) -> LawText:
         return parse_oldsystem_text(data, path)
     if kind == "prc_markdown":
         return parse_prc_markdown(data, path)
+    if kind == "article_jsonl":
+        return parse_article_jsonl(data, path)
     decode_utf8(path, data)  # a binary or mis-encoded file says so first
     raise ExtractError("not a statute file buildds can read (e-Gov XML or HTML, "
-                       "old-system text, PRC LawRefBook Markdown)", source=str(path))
+                       "old-system text, PRC LawRefBook Markdown, article JSONL)", source=str(path))
 
 
 def read_law(path: str | Path) -> LawText:

@@ -164,8 +164,9 @@ def test_amendment_texts_are_refused(name: str) -> None:
     assert name in str(err.value)
 
 
-def test_oracle_files_themselves_are_refused() -> None:
+def test_oracle_files_are_read_only_as_article_jsonl() -> None:
+    # issue 12 item 4: a provider's per-article dump is read by the article-JSONL reader
+    # (the store's own format, readers/article_jsonl.py) — never by a statute reader
     path: Path = shared_path("realdata", "laws", "jp-penal-code", "articles_2026-01-01.jsonl")
-    with pytest.raises(ExtractError, match="not a statute file") as err:
-        read_law(path)
-    assert "articles_2026-01-01.jsonl" in str(err.value)
+    assert sniff_law_format(path.read_bytes()) == "article_jsonl"
+    assert read_law(path).suppl_provisions == ()

@@ -1,0 +1,146 @@
+"""The 附則 (supplementary provisions) of an amending law, found in the consolidated texts the
+law store's versions were read from, and the transitional provisions (経過措置) in them that
+may keep the old law applicable to an article — for :mod:`buildds.laws.impact`.
+
+The store keeps articles only; a version's 附則 are read again from the statute file it was
+imported from (``LawVersion.source.path``), when that file is still readable and its format
+carries them (e-Gov XML/HTML, old-system text — an article JSONL has none). An amending law is
+matched by its number: ``平成29年法律第44号`` (the revisions table) is
+``平成二九年六月二日法律第四四号`` (e-Gov's ``AmendLawNum``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+
+from buildds.errors import BuildError
+from buildds.schema.laws import LawVersion, SupplProvision
+from buildds.text import int_to_cn, to_int_number
+
+__all__ = ["TRANSITIONAL_MARKS", "SupplIndex", "article_in_kanji", "law_number_key",
+           "names_article", "transitional_excerpts"]
+
+#: wording of a transitional provision that keeps the old law applicable
+TRANSITIONAL_MARKS = ("なお従前の例による", "なお従前の例によ", "この法律の施行前に", "施行日前に",
+                      "なおその効力を有する", "旧法の規定")
+_EXCERPT = 160
+_LAW_NUM = re.compile(r"(明治|大正|昭和|平成|令和)([元〇一二三四五六七八九十\d]+)年.*?法律第"
+                      r"([〇一二三四五六七八九十百千\d]+)号")
+
+
+def _number(text: str) -> int | None:
+    text = unicodedata.normalize("NFKC", text)
+    if text == "元":
+        return 1
+    if text.isdigit():
+        return int(text)
+    if not re.search("[十百千]", text):  # e-Gov writes 二九, 一〇二: digit by digit
+        digits = "〇一二三四五六七八九"
+        return int("".join(str(digits.index(c)) for c in text)) if all(
+            c in digits for c in text) else None
+    return to_int_number(text)
+
+
+def law_number_key(text: str | None) -> tuple[str, int, int] | None:
+    """(era, year, number) of the first 法律第N号 in ``text``: 平成29年法律第44号 and
+    平成二九年六月二日法律第四四号 both give ("平成", 29, 44)."""
+    if not text:
+        return None
+    m = _LAW_NUM.search(unicodedata.normalize("NFKC", text).replace(" ", ""))
+    if not m:
+        return None
+    year, num = _number(m.group(2)), _number(m.group(3))
+    return (m.group(1), year, num) if year and num else None
+
+
+def article_in_kanji(key: str) -> str:
+    """``"166"`` → 第百六十六条, ``"398_22"`` → 第三百九十八条の二十二 (as statutes print them)."""
+    def jp(n: int) -> str:
+        return re.sub("一(?=[十百千])", "", int_to_cn(n)).replace("零", "")
+    parts = [int(p) for p in key.split("_") if p.isdigit()]
+    if not parts:
+        return key
+    head = f"第{jp(parts[0])}条"
+    return head + "".join(f"の{jp(p)}" for p in parts[1:])
+
+
+#: what may stand right before an article of the amended law in its 附則 (新法第九十五条,
+#: 「第九十三条、第九十五条」); 附則第二十条 — the 附則's own article — is not one
+_BEFORE = r"(?:新法|旧法|民法|刑法|同法|改正後の|改正前の|、|及び|並びに|から)"
+
+
+def names_article(text: str, key: str) -> bool:
+    """Whether ``text`` (a 附則) names article ``key`` of the amended law (新法第九十五条,
+    旧法第四百二十八条, a later item of such a list), not an article of its own."""
+    name = article_in_kanji(key)
+    tail = "(?!の[一二三四五六七八九十])"  # 第九十五条の二 is another article
+    return re.search(_BEFORE + re.escape(name) + tail, re.sub(r"\s+", "", text)) is not None
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences ending in 。 outside brackets (a 。 inside （…） or 「…」 does not end one)."""
+    out, depth, start = [], 0, 0
+    flat = re.sub(r"\s+", "", text)
+    for i, c in enumerate(flat):
+        if c in "（「(":
+            depth += 1
+        elif c in "）」)":
+            depth = max(0, depth - 1)
+        elif c == "。" and depth == 0:
+            out.append(flat[start:i + 1])
+            start = i + 1
+    if flat[start:]:
+        out.append(flat[start:])
+    return out
+
+
+def transitional_excerpts(provision: SupplProvision, article: str, limit: int = 3
+                          ) -> tuple[str, ...]:
+    """Up to ``limit`` sentences of ``provision`` with transitional wording that name
+    ``article`` (:func:`names_article`); when none
+    does, the first such sentence of the 附則 only. Each is cut to 160 characters."""
+    naming: list[str] = []
+    general: list[str] = []
+    for s in _sentences(provision.full_text):
+        if not any(mark in s for mark in TRANSITIONAL_MARKS):
+            continue
+        (naming if names_article(s, article) else general).append(s)
+    picked = naming[:limit] or general[:1]
+    return tuple(s if len(s) <= _EXCERPT else s[:_EXCERPT - 1] + "…" for s in picked)
+
+
+class SupplIndex:
+    """The 附則 of amending laws, read from the files of a law's held versions (each file once)."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, tuple[SupplProvision, ...] | None] = {}
+        self.missing: set[str] = set()
+
+    def _provisions(self, version: LawVersion) -> tuple[SupplProvision, ...] | None:
+        path = version.source.path
+        if path not in self._files:
+            from buildds.laws.readers import read_law
+
+            try:
+                self._files[path] = read_law(Path(path)).suppl_provisions or None
+            except (BuildError, OSError):
+                self._files[path] = None
+        found = self._files[path]
+        if found is None:
+            self.missing.add(f"{version.revision_id}: 附則 not readable from {path}")
+        return found
+
+    def find(self, amended_by: str | None, versions: Sequence[LawVersion]
+             ) -> SupplProvision | None:
+        """The 附則 of the law ``amended_by`` in the first of ``versions`` that carries it."""
+        key = law_number_key(amended_by)
+        if key is None:
+            return None
+        for version in versions:
+            for prov in self._provisions(version) or ():
+                if law_number_key(prov.amend_law_num) == key:
+                    return prov
+        return None
