@@ -6,7 +6,11 @@
 * :mod:`buildds.validate.report` — :func:`validate_jbe` → :class:`ValidationReport`,
   :func:`write_report` (``report.json`` + ``report.md``, rendered by
   :mod:`buildds.validate.markdown`);
-* :mod:`buildds.validate.load` — :func:`load_export` reads an export for ``buildds validate``.
+* :mod:`buildds.validate.load` — :func:`load_export` reads an export for ``buildds validate``;
+* :mod:`buildds.validate.arbench` — the AR-Bench rows' checks (against their statute version);
+* :mod:`buildds.validate.export_splits`, :mod:`buildds.validate.dataset_diff`,
+  :mod:`buildds.validate.dataset_diff_report` — ``buildds diff``: two exports compared item by
+  item.
 """
 
 from buildds.validate.balance import DEFAULT_BALANCE_BOUNDS
