@@ -133,7 +133,8 @@ def _paragraphs(body: str) -> list[LawParagraph]:
             continue
         fresh = True  # a heading starts a paragraph whatever its first words
         starts = list(_ITEM_RE.finditer(segment))
-        runs = [(segment[:starts[0].start()] if starts else segment, None)]
+        runs: list[tuple[str, str | None]] = [
+            (segment[:starts[0].start()] if starts else segment, None)]
         if not runs[0][0]:
             drafts.append(("", []))  # items straight after a heading
             fresh = False
