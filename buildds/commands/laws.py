@@ -52,7 +52,8 @@ _register_diff()
               help="The revision of the (one) FILE, e.g. 140AC0000000045_20230713_505AC0000000066.")
 def import_cmd(files: tuple[Path, ...], store: Path, revisions: Path | None,
                revision_id: str | None) -> None:
-    """Import statute files (e-Gov XML/HTML, old-system text, PRC Markdown) as the versions
+    """Import statute files (e-Gov XML/HTML, old-system text, PRC Markdown, the LegalAttack
+    per-article JSON, the store's own article JSONL) as the versions
     the revisions file says they are. Nothing is written unless every file reads and has a
     revision of the law it holds.
 

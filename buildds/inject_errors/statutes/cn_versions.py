@@ -26,11 +26,12 @@ only when it is lighter for some charge and heavier for none; a charge one versi
 the law at the offence date; thresholds from the interpretations are not versioned; the
 offence date is the first date the facts name (:func:`buildds.extract.judgments.offence_date`).
 
-Amendment X (2017-11-04) has no readable consolidated text: the only one,
-``legalattack_criminal_law_articles.json``, holds each article as one string with its 之N
-articles merged in and no 款 boundaries, so a X profile would lose paragraph-level charges
-(第N款 references) and the clause split; it is not built, and judgments before the store's first
-version are recorded as ``earliest_before_store``.
+The law after Amendment X (2017-11-04) is read from ``legalattack_criminal_law_articles.json``
+(:mod:`buildds.laws.readers.legalattack_json`): its 之N articles split back out exactly, but its
+款 are inferred from sentences (431 of the 458 articles Amendment XI left alone match the XI
+text's paragraphs), so a charge defined by a 款 of a long multi-sentence article may sit under
+another paragraph number in the X profile than in XI — its penalty range is the same.
+Judgments before the store's first version are recorded as ``earliest_before_store``.
 """
 
 from __future__ import annotations
