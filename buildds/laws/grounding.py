@@ -22,7 +22,13 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from buildds.laws.retrieval import DEFAULT_ANALYZER, Analyzer, article_index, article_order
+from buildds.laws.retrieval import (
+    DEFAULT_ANALYZER,
+    Analyzer,
+    ArticleIndex,
+    article_index,
+    article_order,
+)
 from buildds.schema.core import JbeItem
 from buildds.schema.laws import Ground, GroundStatus, ItemGrounds, LawArticle
 from buildds.text import to_int_number
@@ -208,23 +214,46 @@ def ground_item(item: JbeItem, codes: Mapping[str, Sequence[LawArticle]], k: int
                 analyzer: Analyzer = DEFAULT_ANALYZER) -> ItemGrounds:
     """The grounds of one item. ``codes`` maps law ids to the articles of the version to
     ground in; a subject whose code is not there gets explicit grounds only."""
-    own = SUBJECT_LAWS.get(item.subject_jp)
-    articles = codes.get(own) if own else None
-    order = {own: [a.article for a in sorted(articles, key=lambda a: article_order(a.article))]
-             } if own and articles else {}
-    explicit = explicit_grounds(item, order)
-    retrieved: list[Ground] = []
-    if own and articles:
-        cited = {g.article for g in explicit}
-        hits = article_index(articles, analyzer).search(retrieval_query(item), k)
-        retrieved = [Ground(law_id=own, article=key, how="retrieved", score=score, rank=rank)
-                     for rank, (key, score) in enumerate(hits, 1) if key not in cited]
-    status: GroundStatus = "explicit" if explicit else "retrieved" if retrieved else "unknown"
-    return ItemGrounds(item_id=item.id, grounds=explicit + tuple(retrieved), status=status)
+    return _Grounder(codes, k, analyzer).ground(item)
 
 
 def ground_items(items: Iterable[JbeItem], codes: Mapping[str, Sequence[LawArticle]],
                  k: int = 5, analyzer: Analyzer = DEFAULT_ANALYZER) -> Iterator[ItemGrounds]:
-    """:func:`ground_item` for each item, in order (each code's index is built once)."""
+    """:func:`ground_item` for each item, in order (each code's article order and index are
+    made once)."""
+    grounder = _Grounder(codes, k, analyzer)
     for item in items:
-        yield ground_item(item, codes, k, analyzer)
+        yield grounder.ground(item)
+
+
+class _Grounder:
+    """:func:`ground_item` with each code's article order and index looked up once."""
+
+    def __init__(self, codes: Mapping[str, Sequence[LawArticle]], k: int,
+                 analyzer: Analyzer) -> None:
+        self.codes, self.k, self.analyzer = codes, k, analyzer
+        self._made: dict[str, tuple[dict[str, list[str]], ArticleIndex]] = {}
+
+    def _code(self, law: str, articles: Sequence[LawArticle]
+              ) -> tuple[dict[str, list[str]], ArticleIndex]:
+        if law not in self._made:
+            order = [a.article for a in sorted(articles, key=lambda a: article_order(a.article))]
+            self._made[law] = ({law: order}, article_index(articles, self.analyzer))
+        return self._made[law]
+
+    def ground(self, item: JbeItem) -> ItemGrounds:
+        own = SUBJECT_LAWS.get(item.subject_jp)
+        articles = self.codes.get(own) if own else None
+        if not own or not articles:
+            explicit = explicit_grounds(item, {})
+            return ItemGrounds(item_id=item.id, grounds=explicit,
+                               status="explicit" if explicit else "unknown")
+        order, index = self._code(own, articles)
+        explicit = explicit_grounds(item, order)
+        cited = {g.article for g in explicit}
+        hits = index.search(retrieval_query(item), self.k)
+        retrieved = tuple(Ground(law_id=own, article=key, how="retrieved", score=score,
+                                 rank=rank)
+                          for rank, (key, score) in enumerate(hits, 1) if key not in cited)
+        status: GroundStatus = "explicit" if explicit else "retrieved" if retrieved else "unknown"
+        return ItemGrounds(item_id=item.id, grounds=explicit + retrieved, status=status)

@@ -34,6 +34,10 @@ None. ``transitional`` quotes that revision's 附則 (read again from the file i
 An item that cites articles of its code is assessed on those; one that cites none, on its
 retrieved grounds of rank ≤ ``top_k``. The item's status is the worst of its grounds'
 (needs_review > unknown > terminology_only > unaffected).
+
+**Speed.** Each diff, attribution and 附則 look-up is made once per run
+(:mod:`buildds.laws.impact_memo`); a run whose store files, statute files and tables hash the
+same as the previous run's in the process reuses its loaded laws, diffs and 附則.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from typing import Any
 
 from buildds.laws.diff import diff_versions
 from buildds.laws.grounding import SUBJECT_LAWS, ground_items
-from buildds.laws.impact_suppl import SupplIndex, names_article, transitional_excerpts
+from buildds.laws.impact_memo import SupplMemo, inputs_digest, remembered
 from buildds.laws.revisions import Revision, builtin_table_text, load_revisions_table
 from buildds.laws.store import LawStore
 from buildds.laws.terminology import terminology_between
@@ -93,6 +97,10 @@ class _Law:
     touched: Mapping[str, frozenset[str]]
     _articles: dict[str, list[LawArticle]] = field(default_factory=dict)
     _diffs: dict[tuple[str, str], dict[str, ArticleChange]] = field(default_factory=dict)
+    _at: dict[date, LawVersion | None] = field(default_factory=dict)
+    #: :func:`_attribution` by (versions, article, its new key, days), made once each
+    attributions: dict[tuple[str, str, str, str, tuple[date, date]], _Attribution] = field(
+        default_factory=dict)
 
     def articles(self, v: LawVersion) -> list[LawArticle]:
         if v.revision_id not in self._articles:
@@ -100,8 +108,10 @@ class _Law:
         return self._articles[v.revision_id]
 
     def at(self, day: date) -> LawVersion | None:
-        before = [v for v in self.versions if v.valid_from <= day]
-        return before[-1] if before else None
+        if day not in self._at:  # a handful of days (exam days, as-of) asked per ground
+            before = [v for v in self.versions if v.valid_from <= day]
+            self._at[day] = before[-1] if before else None
+        return self._at[day]
 
     def after(self, day: date) -> LawVersion | None:
         return next((v for v in self.versions if v.valid_from > day), None)
@@ -162,27 +172,41 @@ def _gap_reason(day: date, gap: Revision) -> str:
             f"{gap.valid_from.isoformat()})")
 
 
+_Attribution = tuple[tuple[str, date, str | None] | None, tuple[str, ...],
+                     tuple[tuple[str, date, str | None], ...]]
+
+
 def _attribute(law: _Law, lo: LawVersion, hi: LawVersion, ground: Ground, change: ArticleChange,
-               days: tuple[date, date], suppl: SupplIndex) -> GroundImpact:
-    seg_from, seg_to = law.changed_span(lo, hi, ground.article)
-    start, end = max(seg_from, min(days)), min(seg_to, max(days))
-    cands = law.candidates(start, end, ground.article)
-    chosen: tuple[str, date, str | None] | None = cands[0] if len(cands) == 1 else None
-    transitional: tuple[str, ...] = ()
+               days: tuple[date, date], suppl: SupplMemo) -> GroundImpact:
     key = change.new_article or ground.article
-    for cand in cands:
-        prov = suppl.find(cand[2], [v for v in law.versions if v.valid_from >= cand[1]])
-        if prov is None:
-            continue
-        if chosen is None and names_article(prov.full_text, key):
-            chosen = cand
-        if chosen == cand:
-            transitional = transitional_excerpts(prov, key)
-            break
+    memo = (lo.revision_id, hi.revision_id, ground.article, key, days)
+    if memo not in law.attributions:  # the same for every item of a year grounded here
+        law.attributions[memo] = _attribution(law, lo, hi, ground.article, key, days, suppl)
+    chosen, transitional, cands = law.attributions[memo]
     return GroundImpact(ground=ground, change=change,
                         revision_id=chosen[0] if chosen else None,
                         enforced=chosen[1] if chosen else None, transitional=transitional,
                         candidates=tuple(c[0] for c in cands))
+
+
+def _attribution(law: _Law, lo: LawVersion, hi: LawVersion, article: str, key: str,
+                 days: tuple[date, date], suppl: SupplMemo) -> _Attribution:
+    """The revision chosen among the candidates, its transitional excerpts, the candidates."""
+    seg_from, seg_to = law.changed_span(lo, hi, article)
+    start, end = max(seg_from, min(days)), min(seg_to, max(days))
+    cands = law.candidates(start, end, article)
+    chosen: tuple[str, date, str | None] | None = cands[0] if len(cands) == 1 else None
+    transitional: tuple[str, ...] = ()
+    for cand in cands:
+        prov = suppl.find(cand[2], [v for v in law.versions if v.valid_from >= cand[1]])
+        if prov is None:
+            continue
+        if chosen is None and suppl.names(prov, key):
+            chosen = cand
+        if chosen == cand:
+            transitional = suppl.excerpts(prov, key)
+            break
+    return chosen, transitional, tuple(cands)
 
 
 def _ground_status(change: ArticleChange, ground: Ground) -> ImpactStatus:
@@ -197,7 +221,7 @@ def _ground_status(change: ArticleChange, ground: Ground) -> ImpactStatus:
 
 
 def _assess_ground(law: _Law, ground: Ground, days: tuple[date, date],
-                   suppl: SupplIndex) -> _Verdict:
+                   suppl: SupplMemo) -> _Verdict:
     assumed, as_of = days
     va, vb = law.at(assumed), law.at(as_of)
     for day, v in ((assumed, va), (as_of, vb)):
@@ -241,7 +265,7 @@ def _used_grounds(grounds: ItemGrounds, top_k: int) -> tuple[Ground, ...]:
 
 
 def _assess_item(item: JbeItem, grounds: ItemGrounds, days: tuple[date, date],
-                 laws: Mapping[str, _Law | None], suppl: SupplIndex, top_k: int) -> ItemImpact:
+                 laws: Mapping[str, _Law | None], suppl: SupplMemo, top_k: int) -> ItemImpact:
     used = _used_grounds(grounds, top_k)
     record = grounds.model_copy(update={"grounds": used})
     if not used:
@@ -313,9 +337,10 @@ def assess_items(items: Sequence[JbeItem], store: LawStore, as_of: date, *,
         touched = touched_articles() if revisions is None else {}
     law_ids = [*SUBJECT_LAWS.values(), *(g.law_id for ig in (grounds or {}).values()
                                          for g in ig.grounds)]
-    laws = _load_laws(store, law_ids, table, touched)
+    digest = inputs_digest(store, law_ids, table, touched)
+    laws, suppl = remembered(digest, lambda: (_load_laws(store, law_ids, table, touched),
+                                              SupplMemo()))
     found = dict(grounds) if grounds is not None else _ground_all(items, laws, day_of, top_k)
-    suppl = SupplIndex()
     out = []
     for item in sorted(items, key=lambda i: i.id):
         item_grounds = found.get(item.id) or ItemGrounds(item_id=item.id, status="unknown")

@@ -16,6 +16,7 @@ from buildds.laws.grounding import (
     explicit_grounds,
     find_references,
     ground_item,
+    ground_items,
     mask_references,
     retrieval_query,
 )
@@ -190,3 +191,44 @@ def test_recall_at_5_on_the_real_codes() -> None:
     assert found >= 7, found
     first = article_index(codes[PENAL_CODE]).search("人を殺した者", 5)
     assert first == article_index(codes[PENAL_CODE]).search("人を殺した者", 5)
+
+
+def _reference_search(bm25: object, keys: tuple[str, ...], terms: list[str], k: int
+                      ) -> list[tuple[str, float]]:
+    """The ranking as first written: rank_bm25's scores, every article sorted."""
+    scores = bm25.get_scores(terms)  # type: ignore[attr-defined]
+    order = sorted(range(len(keys)), key=lambda i: -round(float(scores[i]), 9))
+    return [(keys[i], round(float(scores[i]), 6)) for i in order[:k] if scores[i] > 0]
+
+
+@pytest.mark.shared
+def test_fast_search_equals_rank_bm25_on_the_real_code() -> None:
+    """The precomputed postings and the partial sort give rank_bm25's scores (to 1e-9) and
+    the ranking a full sort of them gives, ties included, on a sample of real queries."""
+    from rank_bm25 import BM25Okapi
+
+    laws = shared_path("realdata", "laws")
+    articles = _load(laws / "jp-civil-code" / "articles_2023-06-14.jsonl")
+    index = ArticleIndex(articles)
+    live = sorted((a for a in articles if not a.deleted), key=lambda a: article_order(a.article))
+    reference = BM25Okapi([Analyzer().terms((a.caption or "") + a.flat) for a in live])
+    queries = [q for law, q, _ in REAL_CASES if law == CIVIL_CODE]
+    queries += [a.flat[:80] for a in live[::37]] + [a.caption or "" for a in live[5::53]]
+    queries += ["意思表示", "債務", "相続人", "第三者"]  # short: many ties near the cut
+    assert len(queries) > 50
+    for query in queries:
+        terms = Analyzer().terms(query)
+        got, want = index.scores(terms), reference.get_scores(terms)
+        assert abs(got - want).max(initial=0.0) <= 1e-9, query
+        for k in (1, 5, 10):
+            assert index.search_terms(terms, k) == _reference_search(reference, index.keys,
+                                                                     terms, k), (query, k)
+
+
+def test_ground_items_equals_ground_item_one_by_one() -> None:
+    codes = {CIVIL_CODE: [a.model_copy(update={"law_id": CIVIL_CODE}) for a in CORPUS]}
+    items = [_item("第二条の二の虚偽表示は無効である。", item_id="a"),
+             _item("強迫による意思表示は取り消せる。前条の規定による。", item_id="b"),
+             _item("表現の自由は保障される。", subject="憲法", item_id="c"),
+             _item("ｘｙｚ", item_id="d")]
+    assert list(ground_items(items, codes)) == [ground_item(i, codes) for i in items]

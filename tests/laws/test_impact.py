@@ -6,6 +6,7 @@ the exam-date table; the same inputs give the same records."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from buildds.laws.readers import read_law
 from buildds.laws.revisions import Revision
 from buildds.laws.store import LawStore
 from buildds.schema.core import JbeItem
-from buildds.schema.laws import Ground, ItemGrounds
+from buildds.schema.laws import Ground, ItemGrounds, ItemImpact
 
 V1 = "129AC0000000089_20100101_421AC0000000001"
 V2 = "129AC0000000089_20250601_504AC0000000068"
@@ -92,7 +93,7 @@ def _grounds(item_id: str, *articles: str, paragraph: int | None = None) -> Item
                                             paragraph=paragraph) for a in articles))
 
 
-def _assess(store: LawStore, grounds: dict[str, tuple[str, ...]], exam: date):
+def _assess(store: LawStore, grounds: Mapping[str, tuple[str, ...]], exam: date):
     items = [_item(k) for k in grounds]
     return {i.item_id: i for i in assess_items(
         items, store, date(2026, 1, 1), assumed=lambda _i: exam,
@@ -205,3 +206,37 @@ def test_suppl_helpers() -> None:
     assert not names_article("新法第九十五条の二の規定", "95")
     touched = touched_articles()
     assert touched["129AC0000000089_20131211_425AC0000000094"] == frozenset({"900"})
+
+
+def test_memoised_assessment_equals_one_item_at_a_time(store: LawStore) -> None:
+    """Attributions, 附則 look-ups and versions by day are memoised within a run: the records
+    of many items assessed together equal those of each item assessed alone."""
+    grounds = {"a": ("1",), "b": ("2",), "c": ("3",), "d": ("1", "9"), "e": ("1",)}
+    exams = {"a": date(2012, 5, 1), "b": date(2012, 5, 1), "c": date(2016, 5, 1),
+             "d": date(2016, 5, 1), "e": date(2019, 5, 1)}
+    items = [_item(k) for k in grounds]
+
+    def run(some: list[JbeItem]) -> list[ItemImpact]:
+        return assess_items(some, store, date(2026, 1, 1), assumed=lambda i: exams[i.id],
+                            grounds={i.id: _grounds(i.id, *grounds[i.id]) for i in some},
+                            revisions=TABLE, touched=TOUCHED)
+
+    together = run(items)
+    alone = [run([i])[0] for i in items]
+    assert [r.model_dump_json() for r in together] == [r.model_dump_json() for r in alone]
+    assert together[0].impacts[0].transitional  # the memoised 附則 excerpt is there
+
+
+def test_a_changed_store_is_never_served_from_the_last_run(store: LawStore,
+                                                           tmp_path: Path) -> None:
+    """The loaded laws are reused only while the store's files hash the same."""
+    def run() -> str:
+        return _assess(store, {"d": ("4",)}, date(2012, 5, 1))["d"].status
+
+    assert run() == "unaffected" and run() == "unaffected"
+    v3 = _rev("129AC0000000089_20251201_507AC0000000001", date(2025, 12, 1), "令和7年法律第1号")
+    path = tmp_path / "v3.xml"
+    path.write_text(_xml({**NEW, "4": "大きく書き換えられて、もとの文言が残らない規定となった。"}),
+                    encoding="utf-8")
+    store.import_text(read_law(path), v3)
+    assert run() == "needs_review"
