@@ -18,7 +18,8 @@ them in a store keyed by enforcement date, compare versions, and ground items in
   BM25 over the articles: :mod:`.retrieval`), or ``unknown``;
 * :mod:`.impact` — which items' grounds changed between the law their exam assumed
   (:mod:`.exam_dates`, ``data/exam_dates.yaml``) and an as-of date, with the revision and its
-  transitional 附則 (:mod:`.impact_suppl`); :mod:`.impact_report` writes the report.
+  transitional 附則 (:mod:`.impact_suppl`), the work a run's items share memoised
+  (:mod:`.impact_memo`); :mod:`.impact_report` writes the report.
 
 Sits above ``transform`` and below ``inject_errors`` (tests/import_graph.py). This package
 itself exports nothing, so importing one module does not load the others (lxml, rapidfuzz,
