@@ -106,7 +106,7 @@ def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
     from collections import Counter
 
     from buildds.laws.exam_dates import exam_date_of
-    from buildds.laws.impact import assess_items
+    from buildds.laws.impact import assess_items, store_notes
     from buildds.laws.impact_report import STATUSES, write_impact
     from buildds.laws.store import LawStore
 
@@ -123,6 +123,7 @@ def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
         impacts = assess_items(items, law_store, day, assumed=assumed)
         notes = [f"--from {fixed.isoformat()}: every item taken as written for that day's law"
                  ] if fixed else []
+        notes += store_notes(law_store)
         write_impact(out, impacts, items, as_of=day, notes=notes)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc

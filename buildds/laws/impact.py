@@ -28,16 +28,18 @@ Otherwise it is ``unknown`` with the reason ``law text in force on <day> not hel
 **Which revision.** The change is placed between two consecutive held versions; the revisions
 in that span and between the two days (held versions and the table's rows) are the
 ``candidates``; ``revision_id`` is the only one, or the one whose 附則 names the article, else
-None. ``transitional`` quotes that revision's 附則 (read again from the file its text came from,
-:mod:`buildds.laws.impact_suppl`) where it keeps the old law applicable.
+None. ``transitional`` quotes that revision's 附則 (as the store keeps them beside the articles of
+the versions, :mod:`buildds.laws.impact_suppl`) where it keeps the old law applicable. A
+store written before it kept 附則 gives none: :func:`store_notes` names its versions for the
+report.
 
 An item that cites articles of its code is assessed on those; one that cites none, on its
 retrieved grounds of rank ≤ ``top_k``. The item's status is the worst of its grounds'
 (needs_review > unknown > terminology_only > unaffected).
 
 **Speed.** Each diff, attribution and 附則 look-up is made once per run
-(:mod:`buildds.laws.impact_memo`); a run whose store files, statute files and tables hash the
-same as the previous run's in the process reuses its loaded laws, diffs and 附則.
+(:mod:`buildds.laws.impact_memo`); a run whose store files (articles and 附則) and tables hash
+the same as the previous run's in the process reuses its loaded laws, diffs and 附則.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from typing import Any
 from buildds.laws.diff import diff_versions
 from buildds.laws.grounding import SUBJECT_LAWS, ground_items
 from buildds.laws.impact_memo import SupplMemo, inputs_digest, remembered
+from buildds.laws.impact_suppl import missing_suppl_notes
 from buildds.laws.revisions import Revision, builtin_table_text, load_revisions_table
 from buildds.laws.store import LawStore
 from buildds.laws.terminology import terminology_between
@@ -67,7 +70,7 @@ from buildds.schema.laws import (
     LawVersion,
 )
 
-__all__ = ["DEFAULT_TOP_K", "assess_items", "touched_articles"]
+__all__ = ["DEFAULT_TOP_K", "assess_items", "store_notes", "touched_articles"]
 
 #: retrieved grounds of an item without explicit ones that are assessed (rank ≤ this)
 DEFAULT_TOP_K = 3
@@ -84,6 +87,13 @@ def touched_articles(table_text: str | None = None) -> dict[str, frozenset[str]]
     return {str(row["revision_id"]): frozenset(str(a) for a in row["articles"])
             for law in data.get("laws", []) for row in law.get("versions", [])
             if row.get("articles")}
+
+
+def store_notes(store: LawStore) -> list[str]:
+    """What the report should say about the store: each version of the codes assessed whose
+    附則 it does not keep (written before it kept them; re-import the file), so transitional
+    provisions are never silently missing."""
+    return missing_suppl_notes(store, SUBJECT_LAWS.values())
 
 
 @dataclass
@@ -339,7 +349,7 @@ def assess_items(items: Sequence[JbeItem], store: LawStore, as_of: date, *,
                                          for g in ig.grounds)]
     digest = inputs_digest(store, law_ids, table, touched)
     laws, suppl = remembered(digest, lambda: (_load_laws(store, law_ids, table, touched),
-                                              SupplMemo()))
+                                              SupplMemo(store)))
     found = dict(grounds) if grounds is not None else _ground_all(items, laws, day_of, top_k)
     out = []
     for item in sorted(items, key=lambda i: i.id):

@@ -2,10 +2,9 @@
 
 * :class:`SupplMemo` — :class:`~buildds.laws.impact_suppl.SupplIndex` answering each 附則
   look-up, article match and excerpt once (thousands of grounds ask the same few);
-* :func:`inputs_digest` — a content hash of everything a run's laws are made of: the store's
-  ``versions.json`` and article files of the laws, the statute files their 附則 are read from
-  (by absolute path: a relative one read from another directory is another file), the
-  revisions table and the touched-articles map. A run whose digest equals the last one's reuses
+* :func:`inputs_digest` — a content hash of everything a run's laws are made of: the store
+  (by absolute path), its ``versions.json``, article and 附則 files of the laws, the revisions
+  table and the touched-articles map — never a statute file outside the store. A run whose digest equals the last one's reuses
   its loaded articles, diffs and 附則 (:func:`remembered`); any changed byte makes them anew.
 """
 
@@ -18,7 +17,7 @@ from typing import Any, TypeVar
 
 from buildds.laws.impact_suppl import SupplIndex, names_article, transitional_excerpts
 from buildds.laws.revisions import Revision
-from buildds.laws.store import LawStore
+from buildds.laws.store import SUPPL_SUFFIX, LawStore
 from buildds.safeio.hashing import sha256_file
 from buildds.schema.laws import LawVersion, SupplProvision
 
@@ -31,8 +30,8 @@ class SupplMemo(SupplIndex):
     """:class:`SupplIndex` with :meth:`find`, :meth:`names` and :meth:`excerpts` answered once
     per question (each :meth:`find` scans every 附則 of the files)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, store: LawStore) -> None:
+        super().__init__(store)
         self._found: dict[tuple[str | None, tuple[str, ...]], SupplProvision | None] = {}
         self._names: dict[tuple[int, str], bool] = {}
         self._excerpts: dict[tuple[int, str], tuple[str, ...]] = {}
@@ -74,7 +73,8 @@ def inputs_digest(store: LawStore, law_ids: Iterable[str], table: Sequence[Revis
     for law_id in sorted(set(law_ids)):
         parts.append(_file(store.root / law_id / "versions.json"))
         for v in store.versions(law_id):
-            parts += [_file(store.root / law_id / f"{v.revision_id}.jsonl"), _file(v.source.path)]
+            parts += [_file(store.root / law_id / f"{v.revision_id}{suffix}")
+                      for suffix in (".jsonl", SUPPL_SUFFIX)]
     parts += [repr(r) for r in table]  # frozen dataclasses: every field, in order
     parts += [f"{k}\t{sorted(v)}" for k, v in sorted(touched.items())]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

@@ -1,27 +1,27 @@
-"""The 附則 (supplementary provisions) of an amending law, found in the consolidated texts the
-law store's versions were read from, and the transitional provisions (経過措置) in them that
-may keep the old law applicable to an article — for :mod:`buildds.laws.impact`.
+"""The 附則 (supplementary provisions) of an amending law, found among those the law store keeps
+for its versions (:meth:`~buildds.laws.store.LawStore.suppl_provisions`, as the consolidated
+texts printed them), and the transitional provisions (経過措置) in them that may keep the old
+law applicable to an article — for :mod:`buildds.laws.impact`.
 
-The store keeps articles only; a version's 附則 are read again from the statute file it was
-imported from (``LawVersion.source.path``), when that file is still readable and its format
-carries them (e-Gov XML/HTML, old-system text — an article JSONL has none). An amending law is
-matched by its number: ``平成29年法律第44号`` (the revisions table) is
-``平成二九年六月二日法律第四四号`` (e-Gov's ``AmendLawNum``).
+The 附則 come from the store only, never from the statute files it was imported from, so the
+answer does not depend on the working directory. A store written before it kept them has no
+附則 file for a version: :func:`missing_suppl_notes` names those versions (re-import their
+files). An amending law is matched by its number: ``平成29年法律第44号`` (the revisions table)
+is ``平成二九年六月二日法律第四四号`` (e-Gov's ``AmendLawNum``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
-from buildds.errors import BuildError
+from buildds.laws.store import LawStore
 from buildds.schema.laws import LawVersion, SupplProvision
 from buildds.text import int_to_cn, to_int_number
 
 __all__ = ["TRANSITIONAL_MARKS", "SupplIndex", "article_in_kanji", "law_number_key",
-           "names_article", "transitional_excerpts"]
+           "missing_suppl_notes", "names_article", "transitional_excerpts"]
 
 #: wording of a transitional provision that keeps the old law applicable
 TRANSITIONAL_MARKS = ("なお従前の例による", "なお従前の例によ", "この法律の施行前に", "施行日前に",
@@ -112,26 +112,35 @@ def transitional_excerpts(provision: SupplProvision, article: str, limit: int = 
     return tuple(s if len(s) <= _EXCERPT else s[:_EXCERPT - 1] + "…" for s in picked)
 
 
-class SupplIndex:
-    """The 附則 of amending laws, read from the files of a law's held versions (each file once)."""
+def _missing_note(version: LawVersion) -> str:
+    return (f"附則 not in the store for {version.revision_id}: re-import the file "
+            f"({version.source.path})")
 
-    def __init__(self) -> None:
-        self._files: dict[str, tuple[SupplProvision, ...] | None] = {}
+
+def missing_suppl_notes(store: LawStore, law_ids: Iterable[str] | None = None) -> list[str]:
+    """One note per version of ``law_ids`` (default: every law of the store) whose 附則 the
+    store does not keep (written before it kept them), in law and date order."""
+    ids = sorted(set(law_ids)) if law_ids is not None else store.laws()
+    return [_missing_note(v) for law_id in ids for v in store.versions(law_id)
+            if not store.has_suppl(law_id, v.revision_id)]
+
+
+class SupplIndex:
+    """The 附則 of amending laws, read from the store for a law's held versions (each once);
+    ``missing`` notes the versions looked at whose 附則 the store does not keep."""
+
+    def __init__(self, store: LawStore) -> None:
+        self.store = store
+        self._kept: dict[tuple[str, str], tuple[SupplProvision, ...]] = {}
         self.missing: set[str] = set()
 
-    def _provisions(self, version: LawVersion) -> tuple[SupplProvision, ...] | None:
-        path = version.source.path
-        if path not in self._files:
-            from buildds.laws.readers import read_law
-
-            try:
-                self._files[path] = read_law(Path(path)).suppl_provisions or None
-            except (BuildError, OSError):
-                self._files[path] = None
-        found = self._files[path]
-        if found is None:
-            self.missing.add(f"{version.revision_id}: 附則 not readable from {path}")
-        return found
+    def _provisions(self, version: LawVersion) -> tuple[SupplProvision, ...]:
+        key = (version.law_id, version.revision_id)
+        if key not in self._kept:
+            if not self.store.has_suppl(*key):
+                self.missing.add(_missing_note(version))
+            self._kept[key] = self.store.suppl_provisions(*key)
+        return self._kept[key]
 
     def find(self, amended_by: str | None, versions: Sequence[LawVersion]
              ) -> SupplProvision | None:
@@ -140,7 +149,7 @@ class SupplIndex:
         if key is None:
             return None
         for version in versions:
-            for prov in self._provisions(version) or ():
+            for prov in self._provisions(version):
                 if law_number_key(prov.amend_law_num) == key:
                     return prov
         return None

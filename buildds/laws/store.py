@@ -4,13 +4,17 @@ Layout (``data_raw/laws/store`` by default)::
 
     <law_id>/versions.json               LawVersion list, sorted by valid_from
     <law_id>/<revision_id>.jsonl         one LawArticle per line (canonical JSON)
+    <law_id>/<revision_id>.suppl.jsonl   one SupplProvision (附則) per line; empty when the
+                                         file's format carries none (an article JSONL)
 
 :meth:`LawStore.import_text` adds one statute file (a :class:`~buildds.schema.laws.LawText`)
 as the version a :class:`~buildds.laws.revisions.Revision` says it is, and recomputes every
 ``valid_to`` of that law from the next version's ``valid_from``; importing the same text again
 writes nothing. :meth:`LawStore.version_at` and :meth:`LawStore.article_at` answer "which
-text applied on this day". Writes are atomic (articles first, then the version list), so a
-killed import leaves the previous store readable.
+text applied on this day"; :meth:`LawStore.suppl_provisions` gives a version's 附則 back
+from the store, never from the statute file (a store written before the 附則 were kept has no
+``.suppl.jsonl``: :meth:`LawStore.has_suppl` tells). Writes are atomic (articles and 附則
+first, then the version list), so a killed import leaves the previous store readable.
 """
 
 from __future__ import annotations
@@ -23,13 +27,15 @@ from buildds.errors import BuildError
 from buildds.laws.revisions import REVISION_ID, Revision, load_revisions_table, revision_for
 from buildds.pipeline import atomic_write_text, canonical_json
 from buildds.safeio import read_bytes_limited
-from buildds.schema.laws import LawArticle, LawText, LawVersion
+from buildds.schema.laws import LawArticle, LawText, LawVersion, SupplProvision
 
-__all__ = ["DEFAULT_STORE", "LawStore", "UnenforcedText", "import_files", "import_text",
+__all__ = ["DEFAULT_STORE", "SUPPL_SUFFIX", "LawStore", "UnenforcedText", "import_files", "import_text",
            "unenforced_keys"]
 
 DEFAULT_STORE = Path("data_raw/laws/store")
 _MAX_FILE = 256 * 1024 * 1024
+#: the suffix of a version's 附則 file beside its articles
+SUPPL_SUFFIX = ".suppl.jsonl"
 
 
 class UnenforcedText(BuildError):
@@ -92,6 +98,26 @@ class LawStore:
         text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
         return [LawArticle.model_validate_json(line) for line in text.splitlines() if line]
 
+    def _suppl_path(self, law_id: str, revision_id: str) -> Path:
+        if not REVISION_ID.match(revision_id):
+            raise BuildError(f"law {law_id}: no version {revision_id} in the store {self.root}")
+        return self.root / law_id / f"{revision_id}{SUPPL_SUFFIX}"
+
+    def has_suppl(self, law_id: str, revision_id: str) -> bool:
+        """Whether the store keeps the 附則 of this version (False for a store written before
+        they were kept: re-import the version's file)."""
+        return self._suppl_path(law_id, revision_id).is_file()
+
+    def suppl_provisions(self, law_id: str, revision_id: str) -> tuple[SupplProvision, ...]:
+        """The 附則 of one version as its file printed them, in order; empty when its format
+        carries none or the store does not keep them (:meth:`has_suppl`)."""
+        path = self._suppl_path(law_id, revision_id)
+        if not path.is_file():
+            return ()
+        text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
+        return tuple(SupplProvision.model_validate_json(line) for line in text.splitlines()
+                     if line)
+
     def article_at(self, law_id: str, article: str, day: date, *,
                    allow_unenforced: bool = False) -> LawArticle:
         """Article ``article`` (e-Gov key, ``"208_2"``) as it read on ``day``. An article the
@@ -117,7 +143,8 @@ class LawStore:
 
     # ------------------------------------------------------------------ writing
     def import_text(self, text: LawText, revision: Revision) -> LawVersion:
-        """Add ``text`` as ``revision`` (re-importing the same text writes nothing) and
+        """Add ``text`` (its articles and 附則) as ``revision`` (re-importing the same text
+        writes nothing) and
         recompute the ``valid_to`` of every version of the law. Errors name the law and the
         dates: a file of another law, two versions from the same day."""
         if text.law_id != revision.law_id:
@@ -143,6 +170,8 @@ class LawStore:
         folder = self.root / text.law_id
         lines = "".join(canonical_json(a.model_dump(mode="json")) + "\n" for a in text.articles)
         atomic_write_text(folder / f"{version.revision_id}.jsonl", lines)
+        atomic_write_text(folder / f"{version.revision_id}{SUPPL_SUFFIX}", "".join(
+            canonical_json(p.model_dump(mode="json")) + "\n" for p in text.suppl_provisions))
         atomic_write_text(folder / "versions.json", json.dumps(
             [v.model_dump(mode="json") for v in chained], ensure_ascii=False, indent=1,
             sort_keys=True) + "\n")

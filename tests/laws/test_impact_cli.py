@@ -101,7 +101,7 @@ def test_real_2019(tmp_path: Path) -> None:
                                     str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     rows = [json.loads(x) for x in (tmp_path / "out" / "impact.jsonl").read_text().splitlines()]
-    by = {}
+    by: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         by.setdefault((r["item_id"].split("-")[1], r["status"]), []).append(r)
     n = {k: len(v) for k, v in by.items()}

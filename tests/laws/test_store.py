@@ -12,7 +12,7 @@ from buildds.errors import BuildError
 from buildds.laws.revisions import Revision
 from buildds.laws.store import LawStore, UnenforcedText
 from buildds.schema.core import Source
-from buildds.schema.laws import LawArticle, LawParagraph, LawText
+from buildds.schema.laws import LawArticle, LawParagraph, LawText, SupplProvision
 
 LAW = "140AC0000000045"
 
@@ -96,3 +96,33 @@ def test_unenforced_articles_are_reported(tmp_path: Path) -> None:
         store.article_at(LAW, "155", date(2026, 1, 1))
     assert store.article_at(LAW, "155", date(2026, 1, 1), allow_unenforced=True).flat == "b"
     assert store.article_at(LAW, "168", date(2026, 1, 1)).flat == "d"
+
+
+def test_suppl_provisions_are_kept_beside_the_articles(tmp_path: Path) -> None:
+    store = LawStore(tmp_path)
+    suppl = (SupplProvision(enforcement_clause="この法律は、公布の日から施行する。",
+                            full_text="この法律は、公布の日から施行する。"),
+             SupplProvision(amend_law_num="令和五年六月二三日法律第六六号",
+                            enforcement_clause="この法律は、令和五年七月十三日から施行する。",
+                            full_text="第一条この法律は…。第二条この法律の施行前にした行為に"
+                                      "対する罰則の適用については、なお従前の例による。"))
+    first = law_text("b.xml", a1="y").model_copy(update={"suppl_provisions": suppl})
+    r = rev(date(2023, 7, 13))
+    store.import_text(first, r)
+    assert store.has_suppl(LAW, r.revision_id)
+    assert store.suppl_provisions(LAW, r.revision_id) == suppl
+    before = snapshot(tmp_path)
+    assert f"{LAW}/{r.revision_id}.suppl.jsonl" in before
+    store.import_text(first, r)
+    assert snapshot(tmp_path) == before                   # a re-import writes the same bytes
+    # a format without 附則 (an article JSONL) keeps an empty file: kept, none printed
+    r2 = rev(date(2025, 6, 1), "504AC0000000067")
+    store.import_text(law_text("c.jsonl", a1="z"), r2)
+    assert store.has_suppl(LAW, r2.revision_id) and store.suppl_provisions(LAW, r2.revision_id) == ()
+    # a store written before 附則 were kept still reads: no 附則, and has_suppl says so
+    (tmp_path / LAW / f"{r.revision_id}.suppl.jsonl").unlink()
+    assert not store.has_suppl(LAW, r.revision_id)
+    assert store.suppl_provisions(LAW, r.revision_id) == ()
+    assert store.articles(LAW, r.revision_id)[0].flat == "y"
+    with pytest.raises(BuildError, match="no version x"):
+        store.suppl_provisions(LAW, "x")
