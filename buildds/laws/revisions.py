@@ -166,6 +166,8 @@ def builtin_table_text() -> str:
 def load_revisions_table(path: str | Path | None = None) -> list[Revision]:
     """The curated revisions table (default: the one shipped with buildds), or a saved
     e-Gov ``law_revisions`` answer when ``path`` ends in ``.json``."""
+    import yaml
+
     from buildds.safeio.yaml_strict import load_yaml_strict
 
     if path is not None and str(path).endswith(".json"):
@@ -174,6 +176,14 @@ def load_revisions_table(path: str | Path | None = None) -> list[Revision]:
     text = builtin_table_text() if path is None else read_side_file(path)
     try:
         data = load_yaml_strict(text)
+    except yaml.YAMLError as exc:
+        raise ExtractError(f"not a revisions table: not valid YAML: {exc}",
+                           source=where) from None
+    if not isinstance(data, Mapping):
+        raise ExtractError("not a revisions table (laws: [{law_id, versions: [...]}]): "
+                           + ("the file is empty" if data is None else
+                              f"its top level is a {type(data).__name__}"), source=where)
+    try:
         laws = data["laws"]
         out = [_table_row(law, row, where) for law in laws for row in law["versions"]]
     except (KeyError, TypeError, ValueError) as exc:
@@ -191,9 +201,10 @@ def revision_for(revisions: Iterable[Revision], text: LawText,
     found = [r for r in revisions
              if (r.revision_id == revision_id if revision_id else r.file == name)]
     if not found:
-        what = f"revision {revision_id}" if revision_id else f"no revision names the file {name}"
-        raise BuildError(f"{what} is not in the revisions file; give --revision-id or a "
-                         f"--revisions file that lists it", source=where)
+        what = (f"revision {revision_id} is not in the revisions file" if revision_id
+                else f"no revision in the revisions file names the file {name}")
+        raise BuildError(f"{what}; give --revision-id or a --revisions file that lists it",
+                         source=where)
     rev = found[0]
     if rev.law_id != text.law_id:
         raise BuildError(f"the file holds law {text.law_id} ({text.law_title}) but revision "

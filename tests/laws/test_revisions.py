@@ -101,5 +101,22 @@ def test_revision_for_matches_file_and_law() -> None:
     with pytest.raises(BuildError, match="holds law 129AC0000000089.*of law 140AC0000000045"):
         revision_for(table, _text("129AC0000000089", "x.xml"),
                      "140AC0000000045_20230713_505AC0000000066")
-    with pytest.raises(BuildError, match="no revision names the file other.xml"):
+    with pytest.raises(BuildError, match="no revision in the revisions file names the file other.xml; give"):
         revision_for(table, _text("140AC0000000045", "other.xml"))
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ("a: &x {b: 1}\nlaws: *x\n", "aliases"),
+    ("laws: !!python/object:os.system {}\n", "constructor"),
+    ("laws: " + "[" * 200 + "]" * 200 + "\n", "nesting deeper"),
+    ("laws: [\n", "expected the node content"),
+    ("", "the file is empty"),
+    ("- 1\n", "top level is a list"),
+])
+def test_a_bad_revisions_yaml_is_an_error_naming_the_file(tmp_path: Path, body: str,
+                                                           why: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(ExtractError, match=why) as got:
+        load_revisions_table(path)
+    assert "bad.yaml" in str(got.value) and "not a revisions table" in str(got.value)
