@@ -84,13 +84,18 @@ def _fixed_day(day: date) -> Callable[[JbeItem], date]:
               "buildds/laws/data/exam_dates.yaml.")
 @click.option("--top-k", type=click.IntRange(min=1, max=20), default=3, show_default=True,
               help="Retrieved grounds assessed for an item that cites no article.")
+@click.option("--margin", type=click.FloatRange(min=0.0, max=1.0), default=0.85,
+              show_default=True,
+              help="A retrieved ground scoring below MARGIN × the item's top score is weak: "
+              "its change makes the item low_confidence, not needs_review (0: off).")
 @click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
               help="Output folder: impact.jsonl, impact.md, impact.png.")
 def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
-           exam_date: tuple[str, ...], top_k: int, out: Path) -> None:
+           exam_date: tuple[str, ...], top_k: int, margin: float, out: Path) -> None:
     """Which items of a JBE-QA build (DATASET, a `buildds jbe` output folder) have grounds
     that changed between the law their exam assumed (the law in force on the exam day, or
-    --from) and the law in force on --as-of: needs_review, terminology_only (wording only,
+    --from) and the law in force on --as-of: needs_review, low_confidence (the changed
+    article is only a weakly retrieved ground), terminology_only (wording only,
     e.g. 懲役 → 拘禁刑), unaffected, or unknown (no grounds, no text of the law, or the text
     in force on a day is not in the store). Writes impact.jsonl, impact.md (counts per
     status × subject × year and per revision, the items to review with the revision and its
@@ -120,7 +125,8 @@ def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
                              f"`buildds laws import FILE --store {store}`")
         fixed = from_.date() if from_ is not None else None
         assumed = exam_date_of(overrides) if fixed is None else _fixed_day(fixed)
-        impacts = assess_items(items, law_store, day, assumed=assumed)
+        impacts = assess_items(items, law_store, day, assumed=assumed, top_k=top_k,
+                               margin=margin)
         notes = [f"--from {fixed.isoformat()}: every item taken as written for that day's law"
                  ] if fixed else []
         notes += store_notes(law_store)

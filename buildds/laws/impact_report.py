@@ -1,8 +1,8 @@
 """Write what :func:`buildds.laws.impact.assess_items` found: ``impact.jsonl`` (one
 :class:`~buildds.schema.laws.ItemImpact` per item, canonical JSON), ``impact.md`` (counts per
 status × subject × year and per revision; the items to review with their grounds, change,
-similarity, revision and transitional 附則; terminology-only items apart; unknown items with
-their reasons) and ``impact.png`` (items per exam year by status; skipped with a note in
+similarity, revision and transitional 附則; low-confidence and terminology-only items apart;
+unknown items with their reasons) and ``impact.png`` (items per exam year by status; skipped with a note in
 ``impact.md`` when matplotlib — the optional ``eval`` extra — is missing). Deterministic:
 the same impacts give the same bytes.
 """
@@ -22,8 +22,10 @@ from buildds.schema.laws import GroundImpact, ItemImpact
 
 __all__ = ["STATUSES", "impact_markdown", "impact_plot", "write_impact"]
 
-STATUSES = ("needs_review", "unknown", "terminology_only", "unaffected")
-_COLOURS = {"needs_review": "#c0392b", "unknown": "#7f8c8d", "terminology_only": "#f1c40f",
+STATUSES = ("needs_review", "low_confidence", "unknown", "terminology_only",
+            "unaffected")
+_COLOURS = {"needs_review": "#c0392b", "low_confidence": "#e67e22",
+            "unknown": "#7f8c8d", "terminology_only": "#f1c40f",
             "unaffected": "#27ae60"}
 
 
@@ -76,9 +78,9 @@ def _revision_table(impacts: Sequence[ItemImpact]) -> list[str]:
     for i in impacts:
         for rev in sorted({_revision(gi) for gi in i.impacts}):
             per[(rev, i.status)] += 1
-    out = ["| revision | " + " | ".join(STATUSES[:3]) + " |", "|---|---:|---:|---:|"]
+    out = ["| revision | " + " | ".join(STATUSES[:4]) + " |", "|---|" + "---:|" * 4]
     for rev in sorted({r for r, _ in per}):
-        out.append(f"| {rev} | " + " | ".join(str(per[(rev, st)]) for st in STATUSES[:3])
+        out.append(f"| {rev} | " + " | ".join(str(per[(rev, st)]) for st in STATUSES[:4])
                    + " |")
     return out
 
@@ -114,6 +116,10 @@ def impact_markdown(impacts: Sequence[ItemImpact], items: Sequence[JbeItem], *,
               "it."),
              "", *_revision_table(impacts), "",
              "## Needs review", "", *_item_rows(impacts, "needs_review"), "",
+             "## Low confidence", "",
+             ("A changed article grounds these items only as a weak retrieval (scored well "
+              "below the item's best ground): most are not about it; review after the above."),
+             "", *_item_rows(impacts, "low_confidence"), "",
              "## Terminology only", "", *_item_rows(impacts, "terminology_only"), "",
              "## Unknown", ""]
     reasons = Counter(i.reason or "" for i in impacts if i.status == "unknown")

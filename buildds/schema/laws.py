@@ -187,7 +187,8 @@ class ItemGrounds(Frozen):
     status: GroundStatus
 
 
-ImpactStatus = Literal["unaffected", "terminology_only", "needs_review", "unknown"]
+ImpactStatus = Literal["unaffected", "terminology_only", "needs_review", "low_confidence",
+                       "unknown"]
 
 
 class GroundImpact(Frozen):
@@ -213,6 +214,8 @@ class ItemImpact(Frozen):
     at the exam) and ``as_of``; ``terminology_only``: changed in wording only (a terminology
     map, e.g. 懲役 → 拘禁刑) — reported, but not a reason for review on its own;
     ``needs_review``: a ground's article changed in substance, moved, or was deleted/removed;
+    ``low_confidence``: such a change, but only in retrieved grounds that scored well below
+    the item's best one (likely not what the item is about; still never unaffected);
     ``unknown``: the item has no grounds, or the law text in force at one of the two dates is
     not held — never taken as unaffected."""
 
@@ -222,5 +225,6 @@ class ItemImpact(Frozen):
     as_of: date
     grounds: ItemGrounds
     impacts: tuple[GroundImpact, ...] = ()
-    #: why the status is ``unknown`` (no grounds; no text held for a date …)
+    #: why the status is ``unknown`` (no grounds; no text held for a date …) or
+    #: ``low_confidence`` (the weak grounds that changed, with their scores)
     reason: str | None = None

@@ -240,3 +240,32 @@ def test_a_changed_store_is_never_served_from_the_last_run(store: LawStore,
                     encoding="utf-8")
     store.import_text(read_law(path), v3)
     assert run() == "needs_review"
+
+
+def _retrieved(item_id: str, *scored: tuple[str, float]) -> ItemGrounds:
+    return ItemGrounds(item_id=item_id, status="retrieved", grounds=tuple(
+        Ground(law_id=CIVIL_CODE, article=a, how="retrieved", score=s, rank=r)
+        for r, (a, s) in enumerate(scored, 1)))
+
+
+def test_weak_retrieved_grounds_are_low_confidence(store: LawStore) -> None:
+    # art. 1 changed in substance, art. 4 did not
+    grounds = {"w": _retrieved("w", ("4", 10.0), ("1", 8.0)),    # weak: 8 < 0.85 × 10
+               "s": _retrieved("s", ("4", 10.0), ("1", 9.0)),    # close to the top one
+               "t": _retrieved("t", ("1", 10.0), ("4", 2.0))}
+
+    def run(**kw: float) -> dict[str, ItemImpact]:
+        return {i.item_id: i for i in assess_items(
+            [_item(k) for k in grounds], store, date(2026, 1, 1),
+            assumed=lambda _i: date(2012, 5, 1), grounds=grounds, revisions=TABLE,
+            touched={}, **kw)}
+
+    got = run()
+    assert got["w"].status == "low_confidence"      # never unaffected: the change is kept
+    assert [g.ground.article for g in got["w"].impacts] == ["1"]
+    assert got["w"].reason == ("only weakly retrieved grounds changed: "
+                               "1 (score 8.00 < 0.85 × 10.00)")
+    assert got["s"].status == "needs_review" and got["t"].status == "needs_review"
+    assert got["s"].reason is None
+    off = run(margin=0.0)
+    assert off["w"].status == "needs_review" and off["w"].reason is None
