@@ -10,7 +10,9 @@ Layout (``data_raw/laws/store`` by default)::
 :meth:`LawStore.import_text` adds one statute file (a :class:`~buildds.schema.laws.LawText`)
 as the version a :class:`~buildds.laws.revisions.Revision` says it is, and recomputes every
 ``valid_to`` of that law from the next version's ``valid_from``; importing the same text again
-writes nothing. :meth:`LawStore.version_at` and :meth:`LawStore.article_at` answer "which
+writes nothing, and another file's text for a revision the store holds is refused.
+:func:`import_files` reads and checks every file (naming each one that fails) before it
+writes any. :meth:`LawStore.version_at` and :meth:`LawStore.article_at` answer "which
 text applied on this day"; :meth:`LawStore.suppl_provisions` gives a version's 附則 back
 from the store, never from the statute file (a store written before the 附則 were kept has no
 ``.suppl.jsonl``: :meth:`LawStore.has_suppl` tells). Writes are atomic (articles and 附則
@@ -20,6 +22,7 @@ first, then the version list), so a killed import leaves the previous store read
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -54,6 +57,11 @@ def unenforced_keys(text: LawText, revision: Revision) -> tuple[str, ...]:
         return ()
     first, last = (_base(k) for k in revision.unenforced)
     return tuple(a.article for a in text.articles if first <= _base(a.article) <= last)
+
+
+def _wording(articles: Iterable[LawArticle]) -> list[tuple[str, str]]:
+    """What two texts of one revision must agree on: each article's key and wording."""
+    return [(a.article, a.flat) for a in articles]
 
 
 class LawStore:
@@ -142,11 +150,24 @@ class LawStore:
         return hit
 
     # ------------------------------------------------------------------ writing
-    def import_text(self, text: LawText, revision: Revision) -> LawVersion:
-        """Add ``text`` (its articles and 附則) as ``revision`` (re-importing the same text
-        writes nothing) and
-        recompute the ``valid_to`` of every version of the law. Errors name the law and the
-        dates: a file of another law, two versions from the same day."""
+    def _check_same_revision(self, held: list[LawVersion], version: LawVersion,
+                             text: LawText) -> None:
+        """Another file's text may not replace a version the store holds (the same file,
+        re-read, may: a reader fixed since)."""
+        old = next((v for v in held if v.revision_id == version.revision_id), None)
+        if old is None or old.source.sha256 == text.source.sha256:
+            return
+        if _wording(self.articles(text.law_id, old.revision_id)) != _wording(text.articles):
+            raise BuildError(
+                f"law {text.law_id}: the store holds {version.revision_id} from "
+                f"{Path(old.source.path).name} with another text; one revision has one "
+                f"text — check which file is that revision, or import this one into "
+                f"another --store", source=text.source.path)
+
+    def _checked(self, text: LawText,
+                 revision: Revision) -> tuple[LawVersion, list[LawVersion]]:
+        """The version ``text`` would be and the law's other versions, or the error that
+        refuses it (nothing is written)."""
         if text.law_id != revision.law_id:
             raise BuildError(f"the file holds law {text.law_id} ({text.law_title}) but "
                              f"revision {revision.revision_id} is of law {revision.law_id}",
@@ -157,13 +178,24 @@ class LawStore:
             amended_by=revision.amended_by, fetched=revision.fetched, source=text.source,
             articles=len(text.articles), unenforced_articles=unenforced_keys(text, revision),
             unenforced_note=revision.unenforced_note)
-        others = [v for v in self.versions(text.law_id) if v.revision_id != version.revision_id]
+        held = self.versions(text.law_id)
+        self._check_same_revision(held, version, text)
+        others = [v for v in held if v.revision_id != version.revision_id]
         clash = [v for v in others if v.valid_from == version.valid_from]
         if clash:
             raise BuildError(
                 f"law {text.law_id}: {version.revision_id} and {clash[0].revision_id} both come "
                 f"into force on {version.valid_from.isoformat()}; one law cannot have two "
                 f"versions from the same day", source=text.source.path)
+        return version, others
+
+    def import_text(self, text: LawText, revision: Revision) -> LawVersion:
+        """Add ``text`` (its articles and 附則) as ``revision`` (re-importing the same text
+        writes nothing) and
+        recompute the ``valid_to`` of every version of the law. Errors name the law and the
+        dates: a file of another law, two versions from the same day, another text of a
+        revision the store holds."""
+        version, others = self._checked(text, revision)
         ordered = sorted([*others, version], key=lambda v: v.valid_from)
         chained = [v.model_copy(update={"valid_to": nxt.valid_from if nxt else None})
                    for v, nxt in zip(ordered, [*ordered[1:], None], strict=True)]
@@ -194,11 +226,19 @@ def import_files(store: LawStore | str | Path, paths: list[Path], *,
     if revision_id and len(paths) > 1:
         raise BuildError("--revision-id names the revision of one file; give one FILE")
     table = load_revisions_table(revisions)
-    pairs = []
+    pairs, failed = [], []
     for path in paths:
-        text = read_law(path)
-        pairs.append((text, revision_for(table, text, revision_id)))
+        try:
+            text = read_law(path)
+            pairs.append((text, revision_for(table, text, revision_id)))
+        except BuildError as exc:  # every bad file is named, not only the first
+            failed.append(str(exc))
+    if failed:
+        raise BuildError(failed[0] if len(failed) == 1 else
+                         f"{len(failed)} of {len(paths)} files cannot be imported; nothing "
+                         f"was written:\n  " + "\n  ".join(failed))
     seen: dict[tuple[str, date], str] = {}
+    texts: dict[str, LawText] = {}
     for text, rev in pairs:
         key = (rev.law_id, rev.valid_from)
         if seen.get(key, rev.revision_id) != rev.revision_id:
@@ -206,5 +246,12 @@ def import_files(store: LawStore | str | Path, paths: list[Path], *,
                              f"into force on {rev.valid_from.isoformat()}",
                              source=text.source.path)
         seen[key] = rev.revision_id
+        first = texts.setdefault(rev.revision_id, text)
+        if first is not text and _wording(first.articles) != _wording(text.articles):
+            raise BuildError(f"{first.source.path} and {text.source.path} are both revision "
+                             f"{rev.revision_id} but their texts differ", source=text.source.path)
+    pairs = [(t, r) for t, r in pairs if texts[r.revision_id] is t]
     target = store if isinstance(store, LawStore) else LawStore(store)
+    for text, rev in pairs:  # every file checked against the store before any is written
+        target._checked(text, rev)
     return [target.import_text(text, rev) for text, rev in pairs]

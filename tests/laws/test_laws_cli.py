@@ -85,3 +85,32 @@ def test_fetch_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_help_has_an_example(sub: str) -> None:
     result = CliRunner().invoke(main, ["laws", sub, "--help"])
     assert result.exit_code == 0 and "Example" in result.output
+
+
+def test_import_names_every_bad_file_and_writes_nothing(tmp_path: Path) -> None:
+    empty, binary = tmp_path / "empty.xml", tmp_path / "renamed_pdf.xml"
+    empty.write_bytes(b"")
+    binary.write_bytes(b"%PDF-1.7\n\xe2\xe3\xcf\xd3\n")
+    store = tmp_path / "store"
+    result = CliRunner().invoke(main, ["laws", "import", str(empty), str(binary),
+                                       "--store", str(store)])
+    assert result.exit_code == 1
+    assert "2 of 2 files cannot be imported; nothing was written" in result.output
+    assert "empty.xml: not a statute file" in result.output
+    assert "renamed_pdf.xml: not UTF-8 text" in result.output
+    assert "Traceback" not in result.output and not store.exists()
+
+
+@pytest.mark.shared
+def test_import_refuses_another_file_as_a_held_revision(tmp_path: Path) -> None:
+    old, html, _ = _keiho_files()
+    store = tmp_path / "store"
+    assert CliRunner().invoke(main, ["laws", "import", str(html), "--store",
+                                     str(store)]).exit_code == 0
+    before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
+    result = CliRunner().invoke(main, [
+        "laws", "import", str(old), "--store", str(store),
+        "--revision-id", f"{LAW}_20230713_505AC0000000066"])
+    assert result.exit_code == 1
+    assert "keiho_2013-11_oldsystem.txt" in result.output and "another text" in result.output
+    assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before

@@ -126,3 +126,18 @@ def test_suppl_provisions_are_kept_beside_the_articles(tmp_path: Path) -> None:
     assert store.articles(LAW, r.revision_id)[0].flat == "y"
     with pytest.raises(BuildError, match="no version x"):
         store.suppl_provisions(LAW, "x")
+
+
+def test_another_text_of_a_held_revision_is_refused(tmp_path: Path) -> None:
+    store = LawStore(tmp_path)
+    store.import_text(law_text("b.html", a199="懲役"), rev(date(2023, 7, 13)))
+    before = snapshot(tmp_path)
+    other = law_text("old.txt", a199="別の本文")
+    other = other.model_copy(update={"source": Source(path="old.txt", sha256="1" * 64)})
+    with pytest.raises(BuildError, match=r"holds 140AC0000000045_20230713_505AC0000000066 "
+                                         r"from b.html with another text"):
+        store.import_text(other, rev(date(2023, 7, 13)))
+    assert snapshot(tmp_path) == before
+    # the same file re-read (same bytes) may rewrite its version: a reader fixed since
+    store.import_text(law_text("b.html", a199="懲役。"), rev(date(2023, 7, 13)))
+    assert store.article_at(LAW, "199", date(2024, 1, 1)).flat == "懲役。"
