@@ -10,7 +10,9 @@ After decomposition and corrections, the items are assessed against the store
 * ``needs_review`` → ``needs_review``: out of the scored split, with the revision(s), their
   enforcement dates and the articles;
 * ``unknown`` → ``needs_review`` too, its reason starting ``grounds unknown``: an item whose
-  grounds cannot be checked is never taken as unaffected, so it is not scored either.
+  grounds cannot be checked is never taken as unaffected, so it is not scored either;
+* ``low_confidence`` (only weakly retrieved grounds changed) → ``needs_review`` too, its reason
+  starting ``low confidence`` with the weak grounds and the changes.
 
 A correction citing a revision (``revision:`` in ``corrections/jbe/*.yaml``) is the review of
 such an item: it applies to an item whose grounds that revision changed (for an item with
@@ -149,6 +151,8 @@ def _from_impact(impact: ItemImpact) -> JbeItemStatus:
         f" ({g.ground.law_id}) by {g.revision_id or '?'}"
         f"{', in force ' + g.enforced.isoformat() if g.enforced else ''}"
         for g in impact.impacts)
+    if impact.status == "low_confidence":
+        what = f"low confidence: {impact.reason}" + (f"; {what}" if what else "")
     return JbeItemStatus(id=impact.item_id, reason=what or impact.reason, revisions=revisions,
                          status=("terminology_only" if impact.status == "terminology_only"
                                  else "needs_review"))

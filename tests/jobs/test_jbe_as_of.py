@@ -400,3 +400,20 @@ def test_real_assessment_end_to_end(store: Path, tmp_path: Path) -> None:
     first = tree(out)
     assert build(out, store).dataset.unchanged and tree(out) == first
 
+
+
+def test_a_low_confidence_item_is_held_back_and_says_why() -> None:
+    """Only weakly retrieved grounds changed: not scored (never taken as unaffected), and its
+    reason says it is a low-confidence flag."""
+    from datetime import date
+
+    from buildds.jobs.jbe_as_of import _from_impact
+    from buildds.schema.laws import ItemGrounds, ItemImpact
+
+    impact = ItemImpact(item_id="x", status="low_confidence", assumed=date(2019, 5, 19),
+                        as_of=date(2026, 1, 1),
+                        grounds=ItemGrounds(item_id="x", status="retrieved"),
+                        reason="weak changed grounds: 120 (score 35.59 < 0.85 × 51.90)")
+    status = _from_impact(impact)
+    assert status.status == "needs_review" and not status.fewshot_eligible
+    assert status.reason == "low confidence: weak changed grounds: 120 (score 35.59 < 0.85 × 51.90)"
