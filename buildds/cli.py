@@ -57,13 +57,14 @@ def _balance_bounds(ctx: click.Context, param: click.Parameter, value: str) -> t
 
 def _exam_dates(ctx: click.Context, param: click.Parameter,
                 value: tuple[str, ...]) -> tuple[tuple[int, date], ...]:
+    from buildds.laws.exam_dates import parse_exam_date
+
     out = []
     for text in value:
-        year, _, day = text.partition("=")
         try:
-            out.append((int(year), date.fromisoformat(day.strip())))
-        except ValueError:
-            raise click.BadParameter(f"{text!r}: expected YEAR=YYYY-MM-DD, e.g. "
+            out.append(parse_exam_date(text))
+        except ValueError as exc:
+            raise click.BadParameter(f"{exc}; expected YEAR=YYYY-MM-DD, e.g. "
                                      f"2025=2025-05-14") from None
     return tuple(sorted(out))
 

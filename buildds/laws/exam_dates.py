@@ -53,11 +53,18 @@ def load_exam_dates() -> dict[int, date]:
 
 
 def parse_exam_date(text: str) -> tuple[int, date]:
-    """``"2019=2019-05-19"`` → (2019, date(2019, 5, 19)); :class:`ValueError` otherwise."""
+    """``"2019=2019-05-19"`` → (2019, date(2019, 5, 19)); :class:`ValueError` otherwise,
+    also when the day is not in the year it is given for."""
     year, sep, day = text.partition("=")
-    if not sep or not year.strip().isdigit():
+    if not sep or not re.fullmatch(r"\d{4}", year.strip()):
         raise ValueError(f"{text!r} is not YEAR=YYYY-MM-DD")
-    return int(year), date.fromisoformat(day.strip())
+    try:
+        when = date.fromisoformat(day.strip())
+    except ValueError as exc:
+        raise ValueError(f"{text!r}: {exc}") from None
+    if when.year != int(year):
+        raise ValueError(f"{text!r}: the exam day of {int(year)} must be in {int(year)}")
+    return int(year), when
 
 
 def exam_date_of(overrides: Mapping[int, date] | None = None) -> Callable[[JbeItem], date]:
