@@ -128,8 +128,13 @@ def fetch_cmd(law_id: str, store: Path, as_of: date | None, timeout: float) -> N
     Example:
       buildds laws fetch 129AC0000000089 --store data_raw/laws/store --as-of 2024-04-01
     """
+    import re
+
     from buildds.laws.egov_client import EgovClient, fetch_into_store
 
+    if not re.fullmatch(r"[0-9A-Za-z-]+", law_id):  # it names a URL path and a file
+        raise click.BadParameter(f"{law_id!r} is not an e-Gov law id (e.g. 129AC0000000089)",
+                                 param_hint="'LAW_ID'")
     try:
         with EgovClient(timeout=timeout) as client:
             v = fetch_into_store(store, law_id, as_of=as_of, client=client)

@@ -114,3 +114,12 @@ def test_import_refuses_another_file_as_a_held_revision(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "keiho_2013-11_oldsystem.txt" in result.output and "another text" in result.output
     assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("law_id", ["../../etc", "140AC0000000045/x", "a b", ""])
+def test_fetch_refuses_a_law_id_that_is_not_one(tmp_path: Path, law_id: str) -> None:
+    result = CliRunner().invoke(main, ["laws", "fetch", law_id, "--store", str(tmp_path / "s"),
+                                       "--timeout", "1"])
+    assert result.exit_code == 2, result.output
+    assert "not an e-Gov law id" in result.output and "download by hand" not in result.output
+    assert not (tmp_path / "s").exists()
