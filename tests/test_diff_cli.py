@@ -51,7 +51,7 @@ def test_changes_exit_1_and_the_outputs_are_byte_identical_on_a_rerun(
         runs.append({f: (tmp_path / name / f).read_bytes() for f in ("diff.json", "diff.md")})
     assert runs[0] == runs[1]
     assert result.output.count("\n") == 1
-    assert ("jbe: 2 items differ (1 removed, 1 text changed, 1 label changed, 1 unchanged)"
+    assert ("jbe: 2 items differ (1 removed, 1 text changed, 1 label changed); 1 unchanged, "
             in result.output)
     data = json.loads(runs[0]["diff.json"])
     assert [i["id"] for i in data["items"]] == ["令和７年-民法-1-2", "令和７年-民法-1-3"]

@@ -120,12 +120,12 @@ class DatasetDiff:
             return (f"{self.kind}: no changes ({self.new_items} items, "
                     f"{self.old} → {self.new})")
         shown = [f"{n} {k.replace('_', ' ')}" for k, n in self.counts.items() if n]
-        shown += [f"{self.unchanged} unchanged"]
         columns = "".join(f"; columns {what}: {', '.join(cols)}" for what, cols in
                           (("added", self.columns_added), ("removed", self.columns_removed))
                           if cols)
-        return (f"{self.kind}: {len(self.items)} items differ ({', '.join(shown)}){columns}, "
-                f"{self.old} → {self.new}")
+        # an item can be in several classes; the unchanged ones are not among those that differ
+        return (f"{self.kind}: {len(self.items)} items differ ({', '.join(shown)}); "
+                f"{self.unchanged} unchanged{columns}, {self.old} → {self.new}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "kind": self.kind,
