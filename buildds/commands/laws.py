@@ -88,7 +88,10 @@ def versions_cmd(law: str | None, store: Path) -> None:
 
     s = LawStore(store)
     ids = [law] if law else s.laws()
-    rows = [v for lid in ids for v in s.versions(lid)]
+    try:
+        rows = [v for lid in ids for v in s.versions(lid)]
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
     if not rows:
         raise click.ClickException(f"no versions{' of ' + law if law else ''} in {store}")
     click.echo("law\trevision_id\tvalid_from\tvalid_to\tstatus\tarticles\tsource")

@@ -25,6 +25,9 @@ import json
 from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
+from typing import TypeVar
+
+from pydantic import ValidationError
 
 from buildds.errors import BuildError
 from buildds.laws.revisions import REVISION_ID, Revision, load_revisions_table, revision_for
@@ -39,6 +42,7 @@ DEFAULT_STORE = Path("data_raw/laws/store")
 _MAX_FILE = 256 * 1024 * 1024
 #: the suffix of a version's 附則 file beside its articles
 SUPPL_SUFFIX = ".suppl.jsonl"
+_Record = TypeVar("_Record", LawArticle, SupplProvision)
 
 
 class UnenforcedText(BuildError):
@@ -64,6 +68,33 @@ def _wording(articles: Iterable[LawArticle]) -> list[tuple[str, str]]:
     return [(a.article, a.flat) for a in articles]
 
 
+def _first_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):  # its first line names only the model
+        err = exc.errors()[0]
+        return f"{'.'.join(map(str, err['loc'])) or 'the record'}: {err['msg']}"
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _records(path: Path, model: type[_Record]) -> list[_Record]:
+    """The records of one of the store's JSON-lines files; a damaged line is an error naming
+    the file and the line."""
+    try:
+        text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BuildError(f"a damaged law store file: not UTF-8 (byte {exc.start})",
+                         source=str(path)) from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line:
+            continue
+        try:
+            out.append(model.model_validate_json(line))
+        except ValueError as exc:
+            raise BuildError(f"line {n}: a damaged law store file (re-import the law's files "
+                             f"into a new store): {_first_line(exc)}", source=str(path)) from None
+    return out
+
+
 class LawStore:
     """One store folder."""
 
@@ -82,8 +113,12 @@ class LawStore:
         path = self.root / law_id / "versions.json"
         if not path.is_file():
             return []
-        data = json.loads(read_bytes_limited(path, max_bytes=_MAX_FILE))
-        return [LawVersion.model_validate(v) for v in data]
+        try:
+            data = json.loads(read_bytes_limited(path, max_bytes=_MAX_FILE))
+            return [LawVersion.model_validate(v) for v in data]
+        except (ValueError, TypeError) as exc:
+            raise BuildError(f"a damaged law store file (re-import the law's files into a "
+                             f"new store): {_first_line(exc)}", source=str(path)) from None
 
     def version_at(self, law_id: str, day: date) -> LawVersion:
         """The version of ``law_id`` in force on ``day``: the last with valid_from ≤ day."""
@@ -103,8 +138,7 @@ class LawStore:
         path = self.root / law_id / f"{revision_id}.jsonl"
         if not REVISION_ID.match(revision_id) or not path.is_file():
             raise BuildError(f"law {law_id}: no version {revision_id} in the store {self.root}")
-        text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
-        return [LawArticle.model_validate_json(line) for line in text.splitlines() if line]
+        return _records(path, LawArticle)
 
     def _suppl_path(self, law_id: str, revision_id: str) -> Path:
         if not REVISION_ID.match(revision_id):
@@ -122,9 +156,7 @@ class LawStore:
         path = self._suppl_path(law_id, revision_id)
         if not path.is_file():
             return ()
-        text = read_bytes_limited(path, max_bytes=_MAX_FILE).decode("utf-8")
-        return tuple(SupplProvision.model_validate_json(line) for line in text.splitlines()
-                     if line)
+        return tuple(_records(path, SupplProvision))
 
     def article_at(self, law_id: str, article: str, day: date, *,
                    allow_unenforced: bool = False) -> LawArticle:

@@ -123,3 +123,12 @@ def test_fetch_refuses_a_law_id_that_is_not_one(tmp_path: Path, law_id: str) -> 
     assert result.exit_code == 2, result.output
     assert "not an e-Gov law id" in result.output and "download by hand" not in result.output
     assert not (tmp_path / "s").exists()
+
+
+def test_versions_of_a_damaged_store(tmp_path: Path) -> None:
+    (tmp_path / LAW).mkdir()
+    (tmp_path / LAW / "versions.json").write_text("{garbage", encoding="utf-8")
+    result = CliRunner().invoke(main, ["laws", "versions", "--store", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "versions.json: a damaged law store file" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -141,3 +141,22 @@ def test_another_text_of_a_held_revision_is_refused(tmp_path: Path) -> None:
     # the same file re-read (same bytes) may rewrite its version: a reader fixed since
     store.import_text(law_text("b.html", a199="懲役。"), rev(date(2023, 7, 13)))
     assert store.article_at(LAW, "199", date(2024, 1, 1)).flat == "懲役。"
+
+
+@pytest.mark.parametrize(("name", "damage", "why"), [
+    ("versions.json", b"{garbage", r"versions.json: a damaged law store file"),
+    ("140AC0000000045_20230713_505AC0000000066.jsonl", b"not json\n",
+     r"_505AC0000000066.jsonl: line 2: a damaged law store file .*Invalid JSON"),
+    ("140AC0000000045_20230713_505AC0000000066.suppl.jsonl", b'{"x": 1}\n',
+     r"suppl.jsonl: line 1: a damaged law store file"),
+])
+def test_a_damaged_store_file_is_an_error_naming_it(tmp_path: Path, name: str, damage: bytes,
+                                                    why: str) -> None:
+    store = LawStore(tmp_path)
+    store.import_text(law_text("b.xml", a199="懲役"), rev(date(2023, 7, 13)))
+    path = tmp_path / LAW / name
+    path.write_bytes(damage if name == "versions.json" else path.read_bytes() + damage)
+    with pytest.raises(BuildError, match=why):
+        store.versions(LAW)
+        store.article_at(LAW, "199", date(2024, 1, 1))
+        store.suppl_provisions(LAW, "140AC0000000045_20230713_505AC0000000066")
