@@ -35,9 +35,11 @@ def load_dataset_items(dataset: Path) -> list[JbeItem]:
     items: dict[str, JbeItem] = {}
     for path in files:
         try:
-            rows = pd.read_parquet(path).to_dict("records")
+            frame = pd.read_parquet(path)
         except (OSError, ValueError) as exc:
             raise BuildError(f"{path}: not a readable parquet file ({exc})") from None
+        _check_kind(set(frame.columns), path)
+        rows = frame.to_dict("records")
         for row in rows:
             clean = {k: (None if isinstance(v, float) and pd.isna(v) else v)
                      for k, v in row.items() if k in fields}
@@ -50,6 +52,21 @@ def load_dataset_items(dataset: Path) -> list[JbeItem]:
                                  f"({exc.errors()[0]['loc']})") from None
             items[item.id] = item
     return [items[k] for k in sorted(items)]
+
+
+def _check_kind(columns: set[str], path: Path) -> None:
+    """A dataset from another kind of build (contracts, judgments) is named as such."""
+    from buildds.errors import ExtractError
+    from buildds.validate.export_splits import detect_kind
+
+    try:
+        kind = detect_kind(columns, path).name
+    except ExtractError:
+        kind = None
+    if kind != "jbe":
+        what = f"a {kind} export" if kind else "not an export buildds makes"
+        raise BuildError(f"{path}: {what}, not a JBE-QA build; laws impact reads the output "
+                         f"folder of `buildds jbe`")
 
 
 def _exam_dates(values: tuple[str, ...]) -> dict[int, date]:
@@ -110,6 +127,7 @@ def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
     """
     from collections import Counter
 
+    from buildds.jobs.jbe_as_of import check_as_of
     from buildds.laws.exam_dates import exam_date_of
     from buildds.laws.impact import assess_items, store_notes
     from buildds.laws.impact_report import STATUSES, write_impact
@@ -123,6 +141,8 @@ def impact(dataset: Path, store: Path, as_of: datetime, from_: datetime | None,
         if not law_store.laws():
             raise BuildError(f"{store}: no law versions in this store; import some with "
                              f"`buildds laws import FILE --store {store}`")
+        # as `buildds jbe --as-of`: a date before a code's first version is an error
+        check_as_of(store, day, {item.subject_jp for item in items})
         fixed = from_.date() if from_ is not None else None
         assumed = exam_date_of(overrides) if fixed is None else _fixed_day(fixed)
         impacts = assess_items(items, law_store, day, assumed=assumed, top_k=top_k,

@@ -70,6 +70,19 @@ def test_impact_command_errors(tmp_path: Path, store: LawStore) -> None:  # noqa
     res = CliRunner().invoke(main, [*base, str(data), "--store", str(store.root),
                                     "--exam-date", "2019"])
     assert res.exit_code == 2 and "--exam-date" in res.output
+    # an as-of date before the codes' first versions: an error, as for `buildds jbe --as-of`
+    res = CliRunner().invoke(main, ["laws", "impact", str(data), "--store", str(store.root),
+                                    "--as-of", "1900-01-01", "--out", str(tmp_path / "o2")])
+    assert res.exit_code == 1 and "1900-01-01 is before its first version" in res.output
+    assert not (tmp_path / "o2").exists()
+    # a dataset from another kind of build is named as such
+    other = tmp_path / "contracts"
+    (other / "data").mkdir(parents=True)
+    pd.DataFrame([{"id": "a-1", "input_text": "x", "block_start": 0, "text": "x"}]).to_parquet(
+        other / "data" / "clauses.parquet")
+    res = CliRunner().invoke(main, [*base, str(other), "--store", str(store.root)])
+    assert res.exit_code == 1
+    assert "a contracts-clauses export, not a JBE-QA build" in res.output
 
 
 def _real_store(root: Path) -> LawStore:
