@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from buildds.safeio import LIMITS
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.laws import LawArticle, LawParagraph
 from buildds.text import to_int_number
@@ -75,6 +76,11 @@ def expand_key_range(first: str, last: str, title: str = "") -> list[str]:
     if len(a) != len(b) or a[:-1] != b[:-1] or int(a[-1]) > int(b[-1]):
         raise ValueError(f"cannot expand the article range {title or first + ':' + last!r}")
     stem = "_".join(a[:-1])
+    count, limit = int(b[-1]) - int(a[-1]) + 1, LIMITS["statute_articles"]
+    if count > limit.default:
+        raise ValueError(f"the range {title or first + ':' + last!r} makes {count:,} articles, "
+                         f"more than the limit of {limit.default:,} (raise it with "
+                         f"{limit.how_to_raise})")
     return [f"{stem}_{n}" if stem else str(n) for n in range(int(a[-1]), int(b[-1]) + 1)]
 
 

@@ -50,6 +50,9 @@ _ALL = [
           "bytes of one High Bar task-set file (document, YAML, instructions)"),
     Limit("line_bytes", 16 * 1024 * 1024, "bytes", "--max-line-bytes",
           "bytes of one line of a JSON-lines input (one record)"),
+    # statutes (laws/readers/, laws/articles.py)
+    Limit("statute_articles", 20_000, "articles", None,
+          "articles of one statute file (a 削除 range 第N条から第M条まで counts each)"),
     # documents (safeio/archive.py, extract/docx/numbering.py, extract/pdf/, extract/ocr/images.py)
     Limit("archive_members", 10_000, "members", None, "members of one .docx/.odt zip"),
     Limit("archive_total_bytes", 200 * 1024 * 1024, "bytes", None,

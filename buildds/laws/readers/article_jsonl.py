@@ -11,15 +11,15 @@ empty.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from buildds.errors import ExtractError
-from buildds.laws.readers.common import decode_utf8, read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, decode_utf8, read_statute_bytes, source_of
 from buildds.safeio.hashing import sha256_bytes
+from buildds.safeio.json_strict import loads_strict
 from buildds.schema.laws import LawArticle, LawText
 
 __all__ = ["looks_like_article_jsonl", "parse_article_jsonl", "read_article_jsonl"]
@@ -33,7 +33,7 @@ def looks_like_article_jsonl(head: bytes) -> bool:
     if not first.startswith(b"{"):
         return False
     try:
-        row = json.loads(first)
+        row = loads_strict(first)
     except ValueError:
         return False
     return isinstance(row, dict) and {"law_id", "article", "flat"} <= row.keys()
@@ -60,11 +60,11 @@ def parse_article_jsonl(data: bytes, path: str | Path) -> LawText:
     articles: list[LawArticle] = []
     title: str | None = None
     seen: set[str] = set()
-    for n, line in enumerate(decode_utf8(path, data).splitlines(), 1):
+    for n, line in counted(enumerate(decode_utf8(path, data).splitlines(), 1), where):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads_strict(line)
         except ValueError as exc:
             raise ExtractError(f"line {n}: not JSON ({exc})", source=where) from None
         art = _article(row, where, n)

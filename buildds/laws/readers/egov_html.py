@@ -24,7 +24,7 @@ from lxml import etree, html
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import article_keys, law_id_from_number, make_article
-from buildds.laws.readers.common import read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, read_statute_bytes, source_of
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText, SupplProvision
 
 __all__ = ["parse_egov_html", "read_egov_html"]
@@ -72,7 +72,7 @@ def parse_egov_html(data: bytes, path: str | Path) -> LawText:
     if not drafts:
         raise ExtractError("e-Gov page without articles", source=where)
     articles: list[LawArticle] = []
-    for draft in drafts:
+    for draft in counted(drafts, where):
         try:
             keys = article_keys(draft.title)
         except ValueError as exc:

@@ -25,7 +25,7 @@ from lxml import etree
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import article_keys, expand_key_range, law_id_from_number, make_article
-from buildds.laws.readers.common import read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, read_statute_bytes, source_of
 from buildds.safeio.xml import safe_parser
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText, SupplProvision
 
@@ -76,7 +76,7 @@ def parse_egov_xml(data: bytes, path: str | Path) -> LawText:
     if main is None:
         raise ExtractError("Law has no LawBody/MainProvision", source=where)
     articles: list[LawArticle] = []
-    for element in main.iter("Article"):
+    for element in counted(main.iter("Article"), where):
         articles.extend(_articles(element, law_id, where))
     suppl = tuple(_suppl(element) for element in law.iterfind("LawBody/SupplProvision"))
     return LawText(law_id=law_id, law_title=title, articles=tuple(articles),

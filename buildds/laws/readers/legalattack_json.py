@@ -29,7 +29,7 @@ from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import make_article
-from buildds.laws.readers.common import decode_utf8, read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, decode_utf8, read_statute_bytes, source_of
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText
 from buildds.text import cn_number
 
@@ -76,7 +76,7 @@ def parse_legalattack_json(data: bytes, path: str | Path) -> LawText:
     if not isinstance(obj, dict):
         raise ExtractError("not a JSON object of article number → text", source=where)
     articles: list[LawArticle] = []
-    for number, text in obj.items():
+    for number, text in counted(obj.items(), where):
         if not (isinstance(number, str) and number.isdigit() and isinstance(text, str)):
             raise ExtractError(f"entry {number!r}: not article number → text", source=where)
         if int(number) == 0 and not text.strip():

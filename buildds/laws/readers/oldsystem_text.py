@@ -24,7 +24,7 @@ from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import article_keys, law_id_from_number, make_article
-from buildds.laws.readers.common import decode_utf8, read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, decode_utf8, read_statute_bytes, source_of
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText, SupplProvision
 
 __all__ = ["HEADER_RE", "parse_oldsystem_text", "read_oldsystem_text"]
@@ -81,7 +81,7 @@ def parse_oldsystem_text(data: bytes, path: str | Path) -> LawText:
     if not drafts:
         raise ExtractError("old-system text without articles", source=where)
     articles: list[LawArticle] = []
-    for draft in drafts:
+    for draft in counted(drafts, where):
         paragraphs = [LawParagraph(num=n, sentence=sentence, items=tuple(items))
                       for n, (sentence, items) in enumerate(draft.paragraphs, start=1)]
         try:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import make_article
-from buildds.laws.readers.common import decode_utf8, read_statute_bytes, source_of
+from buildds.laws.readers.common import counted, decode_utf8, read_statute_bytes, source_of
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText
 from buildds.text import cn_number
 
@@ -71,7 +71,7 @@ def parse_prc_markdown(data: bytes, path: str | Path, *, law_id: str | None = No
     if not drafts:
         raise ExtractError(f"{title}: no 第…条 article lines", source=where)
     articles: list[LawArticle] = []
-    for draft in drafts:
+    for draft in counted(drafts, where):
         paragraphs = [LawParagraph(num=n, sentence=sentence, items=tuple(items))
                       for n, (sentence, items) in enumerate(draft.paragraphs, start=1)]
         articles.append(make_article(law_id, draft.key, draft.title, None, paragraphs))

@@ -300,3 +300,51 @@ def test_prc_amendment_is_refused(tmp_path: Path) -> None:
                   "一、在刑法第一百六十五条中增加一款作为第二款。\n")
     with pytest.raises(ExtractError, match=r"amend\.md: .*is an amendment, not a consolidated"):
         read_law(path)
+
+
+def _limit(monkeypatch: pytest.MonkeyPatch, value: int) -> None:
+    from dataclasses import replace
+
+    from buildds.safeio import LIMITS
+
+    monkeypatch.setitem(LIMITS, "statute_articles",
+                        replace(LIMITS["statute_articles"], default=value))
+
+
+def test_a_file_with_more_articles_than_the_limit_is_refused(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """Counted before the articles are built (a 300,000-article file once took 14 s and 1 GB),
+    named with the limit and how to raise it."""
+    from buildds.errors import LimitExceeded
+
+    path = _write(tmp_path, "law.xml", LAW_XML)  # two Article elements
+    _limit(monkeypatch, 1)
+    with pytest.raises(LimitExceeded, match="statute_articles") as err:
+        read_egov_xml(path)
+    assert err.value.source == str(path)
+    _limit(monkeypatch, 2)
+    with pytest.raises(ExtractError, match="makes 4 articles, more than the limit of 2"):
+        read_egov_xml(path)  # the 削除 range 第七十三条から第七十六条まで counts each
+    _limit(monkeypatch, 20_000)
+    assert len(read_egov_xml(path).articles) == 5
+
+
+def test_article_jsonl_lines_are_read_within_the_json_limits(tmp_path: Path) -> None:
+    """JSON nested past the json_depth limit is refused, never parsed: on the first line the
+    file is not taken for article JSONL at all; on a later one, that line is named."""
+    from buildds.laws.readers import read_law
+
+    def line(article: str, paragraphs: str) -> str:
+        return ('{"law_id": "140AC0000000045", "article": "' + article + '", "flat": "x", '
+                '"text": "x", "article_title": "第' + article + '条", "paragraphs": '
+                + paragraphs + "}\n")
+
+    deep = "[" * 1000 + "]" * 1000
+    first = _write(tmp_path, "first.jsonl", line("1", deep))
+    with pytest.raises(ExtractError, match="not a statute file buildds can read"):
+        read_law(first)
+    later = _write(tmp_path, "later.jsonl", line("1", "[]") + line("2", deep))
+    with pytest.raises(ExtractError, match="line 2") as err:
+        read_law(later)
+    assert err.value.source == str(later)
