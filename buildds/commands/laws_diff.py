@@ -114,6 +114,9 @@ def diff(law: str | None, from_: datetime | None, to: datetime | None, store: Pa
         else:
             if law is None or start is None or end is None:
                 raise click.UsageError("give LAW, --from and --to (or --old and --new)")
+            if start > end:
+                raise click.UsageError(f"--from {start.isoformat()} is after --to "
+                                       f"{end.isoformat()}: the old version comes first")
             old_arts, new_arts, labels, notes = _versions_from_store(store, law, start, end)
         tmap = _terminology(terminology, start, end)
         changes = diff_versions(old_arts, new_arts, terminology=tmap)

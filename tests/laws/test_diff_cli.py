@@ -71,6 +71,10 @@ def test_diff_errors(tmp_path: Path) -> None:
     f.write_text("<Law/>", encoding="utf-8")
     half = CliRunner().invoke(diff, ["--old", str(f), "--out", str(out)])
     assert half.exit_code == 2 and "--old and --new" in half.output
+    backwards = CliRunner().invoke(diff, [LAW, "--from", "2026-01-01", "--to", "2024-01-01",
+                                          "--store", str(root), "--out", str(out)])
+    assert backwards.exit_code == 2 and "is after --to" in backwards.output
+    assert not out.exists()
 
 
 def test_diff_real_penal_code_files(tmp_path: Path) -> None:
