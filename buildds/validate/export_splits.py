@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from buildds.errors import ExtractError, MissingDependency
-from buildds.validate.load import read_rejects
+from buildds.errors import ExtractError
+from buildds.validate.load import load_saved_dataset, read_rejects
 
 __all__ = ["KINDS", "ExportKind", "ExportSplits", "detect_kind", "load_splits"]
 
@@ -124,14 +124,9 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 
 def _read_saved_dataset(folder: Path) -> dict[str, pd.DataFrame]:
-    try:
-        import datasets
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise MissingDependency("datasets", core=True) from exc
-    try:
-        ds = datasets.load_from_disk(str(folder))
-    except Exception as exc:
-        raise ExtractError(f"cannot load dataset: {exc}", source=str(folder)) from exc
+    import datasets
+
+    ds = load_saved_dataset(folder)
     parts = dict(ds) if isinstance(ds, datasets.DatasetDict) else {"test": ds}
     frames = {}
     for name, part in parts.items():

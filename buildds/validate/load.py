@@ -25,7 +25,7 @@ import pandas as pd
 from buildds.errors import ExtractError, MissingDependency
 from buildds.safeio import loads_strict, read_side_file
 
-__all__ = ["LoadedExport", "load_export", "read_rejects"]
+__all__ = ["LoadedExport", "load_export", "load_saved_dataset", "read_rejects"]
 
 SPLIT = "test"
 
@@ -72,15 +72,23 @@ def _read_parquet(path: Path) -> pd.DataFrame:
         raise ExtractError(f"cannot read parquet: {exc}", source=str(path)) from exc
 
 
-def _read_saved_dataset(folder: Path) -> pd.DataFrame:
+def load_saved_dataset(folder: Path) -> Any:
+    """What ``datasets.save_to_disk`` wrote in ``folder`` (a ``Dataset`` or a
+    ``DatasetDict``); an :class:`ExtractError` naming the folder when it cannot be loaded."""
     try:
         import datasets
     except ImportError as exc:  # pragma: no cover - a core dependency
         raise MissingDependency("datasets", core=True) from exc
     try:
-        ds = datasets.load_from_disk(str(folder))
+        return datasets.load_from_disk(str(folder))
     except Exception as exc:
         raise ExtractError(f"cannot load dataset: {exc}", source=str(folder)) from exc
+
+
+def _read_saved_dataset(folder: Path) -> pd.DataFrame:
+    import datasets
+
+    ds = load_saved_dataset(folder)
     if isinstance(ds, datasets.DatasetDict):
         if SPLIT not in ds:
             raise ExtractError(f"no {SPLIT!r} split (splits: {', '.join(sorted(ds))})",
