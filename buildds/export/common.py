@@ -239,6 +239,8 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
 
 # --------------------------------------------------------------------------- card metadata
 def _hub_type(feat: Any) -> Any:
+    if isinstance(feat, dict):  # a struct: its fields, as the top level's
+        return features_yaml(feat)
     inner = getattr(feat, "feature", None)
     if inner is not None:
         return {"list": _hub_type(inner)}
@@ -251,7 +253,8 @@ def _hub_type(feat: Any) -> Any:
 def features_yaml(features: Any) -> list[dict[str, Any]]:
     """Features as the Hub's ``dataset_info.features`` YAML list (what
     ``Features._to_yaml_list`` writes): ``dtype: string``, ``list: string``,
-    ``list: {class_label: …}``, ``dtype: {class_label: …}``."""
+    ``list: {class_label: …}``, ``dtype: {class_label: …}``, a list of structs as ``list:``
+    its fields' rows."""
     rows: list[dict[str, Any]] = []
     for name, feat in features.items():
         inner = getattr(feat, "feature", None)
@@ -271,7 +274,9 @@ def feature_rows(features: Any, docs: dict[str, str]) -> list[dict[str, str]]:
 
 def feature_kind(feat: Any) -> str:
     """A short human type for the card's field table: ``string``, ``list of string``,
-    ``class label (12)``."""
+    ``class label (12)``, ``list of struct (law_id, article)``."""
+    if isinstance(feat, dict):
+        return f"struct ({', '.join(feat)})"
     inner = getattr(feat, "feature", None)
     if inner is not None:
         return f"list of {feature_kind(inner)}"

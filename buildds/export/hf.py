@@ -8,9 +8,11 @@
     README.md           the dataset card (Hugging Face YAML front matter + Markdown)
 
 and nothing else in ``out`` is touched. An as-of build (``as_of``, :class:`JbeAsOf`) adds
-``status`` and ``status_reason`` columns and a ``needs_review`` split (``data/needs_review.parquet``)
-holding the items a law revision may have made wrong: they leave ``test`` and are never
-exemplars; the card records the statute versions used and the items per status. The few-shot exemplars stay in ``test`` with
+``status``, ``status_reason``, ``grounds_status`` and ``grounds`` columns (the articles the
+status rests on: a list of structs, :mod:`buildds.export.hf_as_of`) and a ``needs_review`` split
+(``data/needs_review.parquet``) holding the items a law revision may have made wrong: they
+leave ``test`` and are never exemplars; the card records the statute versions used, the items
+per status and per grounds status. The few-shot exemplars stay in ``test`` with
 ``is_fewshot=True`` so evaluations can leave them out of scoring (seed 001, section 3.2:
 3,464 items, scored over 3,460).
 
@@ -54,6 +56,13 @@ from buildds.export.common import (
     render_card,
     require_data,
     write_export,
+)
+from buildds.export.hf_as_of import (
+    AS_OF_COLUMNS,
+    AS_OF_FIELD_DOCS,
+    as_of_card_context,
+    as_of_features,
+    as_of_row,
 )
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 from buildds.schema.jbe_build import JbeAsOf, JbeItemStatus
@@ -103,10 +112,7 @@ FIELD_DOCS = {
     "page": "page of the booklet the statement is on",
     "corrections": "ids of the manual corrections applied to this item",
     "is_fewshot": "true for the four few-shot exemplars: leave them out of scoring",
-    "status": "as-of builds: current, terminology_only or needs_review under the law of the "
-              "as-of date",
-    "status_reason": "as-of builds: the revision(s), enforcement date and articles behind the "
-                     "status, or the correction that reviewed the item",
+    **AS_OF_FIELD_DOCS,
 }
 
 _ID_RE = re.compile(r"^(?P<year>[^-]+)-(?P<subject>[^-]+)-(?P<q>\d+)(?:-(?P<s>\d+))?$")
@@ -186,7 +192,7 @@ def select_fewshot_stable(items: Sequence[JbeItem], seed: int = 0,
 # --------------------------------------------------------------------------- datasets
 def jbe_features(*, status: bool = False) -> datasets.Features:
     """The declared features: every :class:`JbeItem` field, then ``is_fewshot`` (and, in
-    an as-of build, ``status`` and ``status_reason``)."""
+    an as-of build, :data:`AS_OF_COLUMNS`)."""
     datasets, _, _ = require_data()
     Value, Sequence_ = datasets.Value, datasets.Sequence
     return datasets.Features({
@@ -208,21 +214,21 @@ def jbe_features(*, status: bool = False) -> datasets.Features:
         "page": Value("int32"),
         "corrections": Sequence_(Value("string")),
         "is_fewshot": Value("bool"),
-        **({"status": Value("string"), "status_reason": Value("string")} if status else {}),
+        **(as_of_features(datasets) if status else {}),
     })
 
 
 def _columns(items: Sequence[JbeItem], fewshot: set[str],
              statuses: dict[str, JbeItemStatus] | None = None) -> dict[str, list[Any]]:
-    names = [*JbeItem.model_fields, "is_fewshot", *(("status", "status_reason")
-                                                    if statuses is not None else ())]
+    names = [*JbeItem.model_fields, "is_fewshot", *(AS_OF_COLUMNS if statuses is not None
+                                                    else ())]
     cols: dict[str, list[Any]] = {n: [] for n in names}
     for it in items:
         row = it.model_dump()
         row["corrections"] = list(row["corrections"])
         row["is_fewshot"] = it.id in fewshot
         if statuses is not None:
-            row["status"], row["status_reason"] = statuses[it.id].status, statuses[it.id].reason
+            row.update(as_of_row(statuses[it.id]))
         for n in names:
             cols[n].append(row[n])
     return cols
@@ -309,22 +315,6 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
     }
 
 
-def _as_of_context(info: JbeAsOf, review: list[JbeItem]) -> dict[str, Any]:
-    """The card's as-of section: the date, the statute versions, items per status and every
-    item held back for review with its reason."""
-    by_id = {s.id: s for s in info.statuses}
-    return {
-        "date": info.as_of.isoformat(),
-        "store_sha256": info.store_sha256,
-        "laws": [v.model_dump(mode="json") for v in info.laws],
-        "counts": info.counts(),
-        "review": [{"id": it.id, "reason": by_id[it.id].reason or ""} for it in review],
-        "terminology": [{"id": s.id, "reason": s.reason or ""} for s in info.statuses
-                        if s.status == "terminology_only"],
-        "pending": list(info.pending),
-    }
-
-
 # --------------------------------------------------------------------------- writing
 def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, out: Path,
                fingerprint: str, provenance: dict[str, Any], seed: int = 0,
@@ -368,7 +358,7 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
         context = _card_context(test, excl, fewshot_ids, features, sizes, fingerprint,
                                 split_fps, seed, provenance, validation, splits)
         if as_of is not None:
-            context["as_of"] = _as_of_context(as_of, review)
+            context["as_of"] = as_of_card_context(as_of, ordered, review)
         return render_card(context, CARD_TEMPLATE)
 
     files = write_export(dd, out=out, splits=splits, what="JBE-QA", staging=staging, card=card)

@@ -14,6 +14,11 @@ After decomposition and corrections, the items are assessed against the store
 * ``low_confidence`` (only weakly retrieved grounds changed) → ``needs_review`` too, its reason
   starting ``low confidence`` with the weak grounds and the changes.
 
+Every status also carries the item's grounds as the assessment used them
+(``grounds_status`` explicit / retrieved / unknown, and ``grounds``: the cited articles, else
+the retrieved ones of rank ≤ its top-k with their score and rank), so the export says what each
+decision was based on.
+
 A correction citing a revision (``revision:`` in ``corrections/jbe/*.yaml``) is the review of
 such an item: it applies to an item whose grounds that revision changed (for an item with
 unknown grounds: any revision of the store in force on DATE), through the usual
@@ -140,11 +145,18 @@ def _revision_date(revision_id: str) -> date | None:
 
 
 def _from_impact(impact: ItemImpact) -> JbeItemStatus:
+    """The item's status from its impact, with the grounds the assessment used (an item
+    left with none says ``unknown``)."""
+    found = impact.grounds
+    if not found.grounds:
+        found = found.model_copy(update={"status": "unknown"})
     revisions = tuple(sorted({g.revision_id for g in impact.impacts if g.revision_id}))
     if impact.status == "unaffected":
-        return JbeItemStatus(id=impact.item_id, status="current", fewshot_eligible=True)
+        return JbeItemStatus(id=impact.item_id, status="current", fewshot_eligible=True,
+                             grounds_status=found.status, grounds=found.grounds)
     if impact.status == "unknown":
         return JbeItemStatus(id=impact.item_id, status="needs_review",
+                             grounds_status=found.status, grounds=found.grounds,
                              reason=f"grounds unknown: {impact.reason or 'no grounds'}")
     what = "; ".join(
         f"{g.change.kind} 第{(g.change.old_article or g.change.new_article or '?')}条"
@@ -155,7 +167,8 @@ def _from_impact(impact: ItemImpact) -> JbeItemStatus:
         what = f"low confidence: {impact.reason}" + (f"; {what}" if what else "")
     return JbeItemStatus(id=impact.item_id, reason=what or impact.reason, revisions=revisions,
                          status=("terminology_only" if impact.status == "terminology_only"
-                                 else "needs_review"))
+                                 else "needs_review"),
+                         grounds_status=found.status, grounds=found.grounds)
 
 
 def _unknown(status: JbeItemStatus) -> bool:
@@ -215,7 +228,8 @@ def item_statuses(items: Sequence[JbeItem], impacts: Sequence[ItemImpact],
             if t not in missed:
                 status[t] = JbeItemStatus(
                     id=t, status="current", revisions=(c.revision,),
-                    reason=f"reviewed for {c.revision} by {c.origin}: {c.reason}")
+                    reason=f"reviewed for {c.revision} by {c.origin}: {c.reason}",
+                    grounds_status=status[t].grounds_status, grounds=status[t].grounds)
     kept_items = [current[it.id] for it in items if it.id in current]
     return (kept_items, excluded, stale, [status[it.id] for it in kept_items], pending)
 

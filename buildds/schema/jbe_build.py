@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any, Literal
 
 from buildds.schema.core import Frozen, JbeExclusion, JbeItem, Problem
+from buildds.schema.laws import Ground, GroundStatus
 
 __all__ = [
     "ItemStatus",
@@ -251,6 +252,11 @@ class JbeItemStatus(Frozen):
     #: the impact assessment found the item unaffected and no correction changed its label:
     #: only such items may be few-shot exemplars
     fewshot_eligible: bool = False
+    #: how the item's grounds were found (:class:`~buildds.schema.laws.ItemGrounds`)
+    grounds_status: GroundStatus = "unknown"
+    #: the grounds the assessment was based on (explicit ones, else the retrieved ones of
+    #: rank ≤ its top-k), in the order of :class:`~buildds.schema.laws.ItemGrounds`
+    grounds: tuple[Ground, ...] = ()
 
 
 class StatuteVersionUsed(Frozen):

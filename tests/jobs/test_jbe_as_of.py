@@ -191,7 +191,7 @@ def test_as_of_build_splits_statuses_rejects_and_card(store: Path, tmp_path: Pat
 def test_default_build_has_no_status_columns(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "plain"
     build_jbe(years=[2025], raw=SAMPLE_DIR, out=out, progress=False, processes=1)
-    assert "status" not in frame(out).columns
+    assert not {"status", "grounds_status", "grounds"} & set(frame(out).columns)
     assert not (out / "data" / "needs_review.parquet").exists()
     assert "As of" not in (out / "README.md").read_text("utf-8")
 
@@ -241,6 +241,8 @@ def test_correction_citing_the_revision_relabels_without_moving_exemplars(
     row = frame(out).set_index("id").loc[REVIEW]
     assert row.label == "Y" and row.status == "current" and not row.is_fewshot
     assert row.status_reason.startswith(f"reviewed for {CIVIL_NEW} by 2025-review.yaml#1")
+    # the review keeps the grounds the flag rested on
+    assert row.grounds_status == "retrieved" and [g["article"] for g in row.grounds] == ["95"]
     assert REVIEW not in set(frame(out, "needs_review").id)
     assert d.fewshot_ids == base.fewshot_ids
     # a default build leaves the correction out: the exam's law, the exam's label
@@ -417,3 +419,57 @@ def test_a_low_confidence_item_is_held_back_and_says_why() -> None:
     status = _from_impact(impact)
     assert status.status == "needs_review" and not status.fewshot_eligible
     assert status.reason == "low confidence: weak changed grounds: 120 (score 35.59 < 0.85 × 51.90)"
+
+
+def test_grounds_columns_say_what_each_status_rests_on(store: Path, tmp_path: Path,
+                                                       monkeypatch) -> None:
+    """The real assessment: an item citing 第177条 has explicit grounds, one citing nothing its
+    retrieved ones (score, rank ≤ top-k), a 憲法 item (no 憲法 in the store) none; read back by
+    datasets and pandas alike, and the same bytes when served from the as-of cache."""
+    pytest.importorskip("buildds.laws.impact")
+    import datasets
+    import pyarrow.parquet as pq
+
+    from buildds.laws.impact import DEFAULT_TOP_K
+
+    out = tmp_path / "out"
+    build(out, store)
+    dd = datasets.load_from_disk(str(out / "dataset"))
+    rows = {r["id"]: r for split in ("test", "needs_review") for r in dd[split]}
+    cited = rows["令和７年-民法-3-2"]
+    assert cited["grounds_status"] == "explicit"
+    assert cited["grounds"] == [{"law_id": CIVIL, "article": "177", "how": "explicit",
+                                 "score": None, "rank": None, "paragraph": None}]
+    retrieved = rows[REVIEW]
+    assert retrieved["grounds_status"] == "retrieved" and retrieved["grounds"][0]["article"] == "95"
+    ranks = [g["rank"] for g in retrieved["grounds"]]
+    assert ranks == list(range(1, len(ranks) + 1)) and len(ranks) <= DEFAULT_TOP_K
+    scores = [g["score"] for g in retrieved["grounds"]]
+    assert all(isinstance(x, float) for x in scores) and scores == sorted(scores, reverse=True)
+    assert {g["how"] for g in retrieved["grounds"]} == {"retrieved"}
+    kenpo = rows["令和７年-憲法-1-1"]
+    assert kenpo["grounds_status"] == "unknown" and kenpo["grounds"] == []
+    assert kenpo["status"] == "needs_review"
+    # parquet: the same values, typed (int32 rank, float64 score)
+    review = frame(out, "needs_review").set_index("id")
+    assert review.grounds_status[REVIEW] == "retrieved"
+    assert [g["article"] for g in review.grounds[REVIEW]] == [
+        g["article"] for g in retrieved["grounds"]]
+    ground_type = pq.read_schema(out / "data" / "test.parquet").field("grounds").type
+    assert str(ground_type.value_type) == ("struct<law_id: string, article: string, how: string,"
+                                           " score: double, rank: int32, paragraph: int32>")
+    card = (out / "README.md").read_text("utf-8")
+    assert "| 憲法 | 4 | 0 | 14 |" in card and "BM25" in card
+    assert "list of struct (law_id, article, how, score, rank, paragraph)" in card
+    # served from the as-of cache (no grounding at all): the same bytes
+    first = tree(out)
+    (out / ".dataset-fingerprint").unlink()
+    shutil.rmtree(out / "data")
+
+    def no_grounding(*_a, **_k):
+        raise AssertionError("grounded again")
+
+    monkeypatch.setattr("buildds.laws.impact.assess_items", no_grounding)
+    again = build(out, store).dataset
+    assert again is not None and again.exported and not again.unchanged
+    assert tree(out) == first
