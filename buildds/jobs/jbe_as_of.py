@@ -9,8 +9,9 @@ After decomposition and corrections, the items are assessed against the store
 * ``terminology_only`` → ``terminology_only``: still scored, the revision noted;
 * ``needs_review`` → ``needs_review``: out of the scored split, with the revision(s), their
   enforcement dates and the articles;
-* ``unknown`` → ``needs_review`` too, its reason starting ``grounds unknown``: an item whose
-  grounds cannot be checked is never taken as unaffected, so it is not scored either;
+* ``unknown`` → ``needs_review`` too, its reason starting ``impact unknown`` (no grounds, or
+  the law text in force on one of the two dates is not held): an item that cannot be
+  checked is never taken as unaffected, so it is not scored either;
 * ``low_confidence`` (only weakly retrieved grounds changed) → ``needs_review`` too, its reason
   starting ``low confidence`` with the weak grounds and the changes.
 
@@ -21,7 +22,7 @@ decision was based on.
 
 A correction citing a revision (``revision:`` in ``corrections/jbe/*.yaml``) is the review of
 such an item: it applies to an item whose grounds that revision changed (for an item with
-unknown grounds: any revision of the store in force on DATE), through the usual
+impact unknown: any revision of the store in force on DATE), through the usual
 :func:`~buildds.transform.corrections.apply_corrections` — so a ``label`` correction's
 ``expect`` must still match, or it is reported stale — and makes the item ``current`` again
 (never a few-shot exemplar: its label was reviewed, not unaffected). A correction citing a
@@ -157,7 +158,7 @@ def _from_impact(impact: ItemImpact) -> JbeItemStatus:
     if impact.status == "unknown":
         return JbeItemStatus(id=impact.item_id, status="needs_review",
                              grounds_status=found.status, grounds=found.grounds,
-                             reason=f"grounds unknown: {impact.reason or 'no grounds'}")
+                             reason=f"impact unknown: {impact.reason or 'no grounds'}")
     what = "; ".join(
         f"{g.change.kind} 第{(g.change.old_article or g.change.new_article or '?')}条"
         f" ({g.ground.law_id}) by {g.revision_id or '?'}"
@@ -172,7 +173,7 @@ def _from_impact(impact: ItemImpact) -> JbeItemStatus:
 
 
 def _unknown(status: JbeItemStatus) -> bool:
-    return (status.reason or "").startswith("grounds unknown")
+    return (status.reason or "").startswith("impact unknown")
 
 
 def item_statuses(items: Sequence[JbeItem], impacts: Sequence[ItemImpact],
@@ -189,7 +190,7 @@ def item_statuses(items: Sequence[JbeItem], impacts: Sequence[ItemImpact],
     for it in items:
         imp = by_impact.get(it.id)
         status[it.id] = (_from_impact(imp) if imp is not None else JbeItemStatus(
-            id=it.id, status="needs_review", reason="grounds unknown: not assessed"))
+            id=it.id, status="needs_review", reason="impact unknown: not assessed"))
     in_force = {r for r in store_revisions if (_revision_date(r) or date.max) <= as_of}
     excluded: list[JbeExclusion] = []
     stale: list[StaleCorrection] = []

@@ -226,8 +226,8 @@ def _as_of_section(d: DatasetOutcome) -> list[str]:
                   [[v.law_id, v.law_title, v.revision_id, v.valid_from.isoformat(), v.sha256]
                    for v in info.laws])
     out += ["", (f"{c['current']} current, {c['terminology_only']} terminology only, "
-                 f"{c['needs_review']} need review ({c['grounds_unknown']} with unknown "
-                 f"grounds), {len(info.pending)} corrections pending (revision not yet in "
+                 f"{c['needs_review']} need review ({c['impact_unknown']} not assessable: "
+                 f"no grounds, or no law text held for a date), {len(info.pending)} corrections pending (revision not yet in "
                  f"force)."), ""]
     held = [s for s in info.statuses if s.status != "current" or s.revisions]
     if held:

@@ -283,12 +283,12 @@ class JbeAsOf(Frozen):
 
     def counts(self) -> dict[str, int]:
         """Items per status (every status, zeros included) and how many of the
-        ``needs_review`` ones have unknown grounds."""
+        ``needs_review`` ones could not be assessed (impact unknown)."""
         out = {s: 0 for s in ("current", "terminology_only", "needs_review")}
         for st in self.statuses:
             out[st.status] += 1
-        out["grounds_unknown"] = sum(1 for st in self.statuses
-                                     if (st.reason or "").startswith("grounds unknown"))
+        out["impact_unknown"] = sum(1 for st in self.statuses
+                                     if (st.reason or "").startswith("impact unknown"))
         return out
 
     def to_json(self) -> dict[str, Any]:

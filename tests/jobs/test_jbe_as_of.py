@@ -163,7 +163,7 @@ def test_as_of_build_splits_statuses_rejects_and_card(store: Path, tmp_path: Pat
     assert CIVIL_NEW in review.set_index("id").status_reason[REVIEW]
     # 憲法 items have unknown grounds: held back, never taken as unaffected
     kenpo = review[review.subject_jp == "憲法"]
-    assert len(kenpo) > 0 and kenpo.status_reason.str.startswith("grounds unknown").all()
+    assert len(kenpo) > 0 and kenpo.status_reason.str.startswith("impact unknown").all()
     assert not (test.subject_jp == "憲法").any()
     by_id = test.set_index("id")
     assert by_id.status[WORDING] == "terminology_only" and PENAL_NEW in by_id.status_reason[
