@@ -4,6 +4,7 @@
   export), :mod:`.jbe_as_of` (an ``--as-of`` build: items a revision touched held back),
   :mod:`.jbe_report`, :mod:`.jbe_checks` — ``buildds jbe``;
 * :mod:`.contracts` — ``buildds contracts``; :mod:`.judgments` — ``buildds judgments``, with
+  :mod:`.judgments_inputs` (its settings, option checks and inputs) and
   :mod:`.judgments_versions` (a statute profile per version, ``--law-store``);
 * :mod:`.failures` — the one-line failure messages every build prints.
 

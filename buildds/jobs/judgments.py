@@ -1,7 +1,7 @@
 """``buildds judgments``: JuDGE / CAIL2018 judgments → injected errors → AR-Bench (seed 003).
 
-Steps, each a function: read (``_read_inputs``: each input's format, found by content —
-JuDGE lines carry ``fd``/``text_id``, CAIL lines ``fact``/``meta``), parse (``_parse``,
+Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each
+input's format, found by content), parse (``_parse``,
 :mod:`buildds.extract.judgments`), build the statute profile
 (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every
 requested error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed
@@ -21,14 +21,12 @@ the code; when it equals the one recorded with the existing export, nothing is p
 written (``report.unchanged``). A dataset that fails validation is not exported.
 """
 
-# long: the steps of one build read in order; the --law-store side is in judgments_versions
 from __future__ import annotations
 
 import json
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +34,14 @@ from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS, SkipInjection
 from buildds.inject_errors.tiers import charge_profile
+from buildds.jobs.judgments_inputs import (
+    LAW_FILE,
+    JudgmentsRun,
+    check_options,
+    detect_format,
+    read_inputs,
+    sha256_regular,
+)
 from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
@@ -43,12 +49,10 @@ from buildds.schema.judgments_report import (
     FailedInput,
     InjectionCounts,
     InjectReject,
-    InputEntry,
     JudgmentsReport,
     NormalRowReject,
     ParseCoverage,
     ProfileSummary,
-    RunReject,
     ValidationReject,
 )
 from buildds.staging import OutputStaging, clean_stale_staging
@@ -66,7 +70,6 @@ MARKER = ".dataset-fingerprint"
 DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
-LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
 #: the code of the build: this job and every buildds module it imports (buildds.code_version),
 #: and the card's template
 _CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",))
@@ -74,46 +77,6 @@ _CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",))
 
 def code_version() -> str:
     return package_code_version(code_files(*_CODE))
-
-
-@dataclass
-class _Run:
-    """One run's settings, and what it collects on the way: the report and the rejects."""
-
-    out: Path
-    errors: list[str]
-    seed: int
-    limit: int | None
-    normal_share: float
-    encoding: str | None
-    max_line_bytes: int | None
-    options: dict[str, Any]
-    report: JudgmentsReport
-    rejects: Rejects = field(default_factory=Rejects)
-
-    def reject(self, record: RunReject) -> None:
-        self.rejects.add(**record.kwargs())
-
-
-def detect_format(path: Path, *, encoding: str | None = None) -> str:
-    """``judge`` or ``cail`` from the first JSON object with one format's keys (read as the
-    parse reads, :func:`buildds.extract.judgments.detect_format`); :class:`BuildError`
-    otherwise."""
-    from buildds.extract.judgments import detect_format as probe
-
-    found = probe(path, encoding=encoding)
-    if found.format is None:
-        raise BuildError(found.no_format_message(), source=found.name)
-    return found.format
-
-
-def _sha256_regular(path: Path) -> str:
-    """sha256 of a statute file, read only if it is a regular file (a FIFO cannot hang)."""
-    from buildds.safeio.files import open_regular
-    from buildds.safeio.hashing import sha256_stream
-
-    with open_regular(path) as fh:
-        return sha256_stream(fh)
 
 
 def build_judgments(
@@ -138,18 +101,19 @@ def build_judgments(
     started = time.perf_counter()
     out = Path(out)
     law_dir, confusable = Path(law_dir), Path(confusable)
-    _check_options(profile, errors, inputs, law_dir if law_store is None else None, confusable)
+    check_options(profile, errors, inputs, law_dir if law_store is None else None, confusable)
     options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
                                "limit": limit, "normal_share": normal_share}
     if law_store is not None:
         options["law_date"] = law_date
     if max_line_bytes is not None:
         options["max_line_bytes"] = max_line_bytes
-    run = _Run(out=out, errors=list(errors), seed=seed, limit=limit, normal_share=normal_share,
-               encoding=encoding, max_line_bytes=max_line_bytes, options=options,
-               report=JudgmentsReport(out=out, code_version=code_version()))
+    run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
+                       normal_share=normal_share, encoding=encoding,
+                       max_line_bytes=max_line_bytes, options=options,
+                       report=JudgmentsReport(out=out, code_version=code_version()))
     clean_stale_staging(out)  # what an interrupted run left
-    probed = _read_inputs(run, inputs)
+    probed = read_inputs(run, inputs)
     law_files = sorted([law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
                         confusable.parent / "jurex_crime2article.json",
                         *(sorted(Path(law_store).glob("CN-CRIMINAL-LAW/*")) if law_store else [])])
@@ -193,55 +157,7 @@ def build_judgments(
     return run.report
 
 
-def _check_options(profile: str, errors: Sequence[str], inputs: Sequence[Path],
-                   law_dir: Path | None, confusable: Path) -> None:
-    """:class:`BuildError` for options no run can be made with (``law_dir`` None: a law
-    store gives the text)."""
-    if profile != "cn":
-        raise BuildError(f"unknown profile {profile!r} (only 'cn' is supported)")
-    unknown = [e for e in errors if e not in ALL_ERRORS]
-    if unknown or not errors:
-        raise BuildError(f"unknown error types {unknown} (choose from {', '.join(ALL_ERRORS)})")
-    if not inputs:
-        raise BuildError("no input files")
-    if law_dir is not None and not (law_dir / LAW_FILE).is_file():
-        raise BuildError(f"the law folder has no {LAW_FILE} (pass --law DIR)",
-                         source=str(law_dir))
-    if not confusable.is_file():
-        raise BuildError("no confusable-charge table here (pass --confusable "
-                         "legalattack_sheet1_similar_charges.csv)", source=str(confusable))
-
-
-def _read_inputs(run: _Run, inputs: Sequence[Path]) -> list[JudgmentInput]:
-    """Step "read": each input's format; an input without one is a failed input (its lines
-    are rejects)."""
-    from buildds.errors import ExtractError
-    from buildds.extract.judgments import detect_format as probe
-    from buildds.safeio.names import printable_name
-
-    probed: list[JudgmentInput] = []
-    for path in map(Path, inputs):
-        try:
-            found = probe(path, encoding=run.encoding, max_line_bytes=run.max_line_bytes)
-        except ExtractError as exc:
-            run.report.failed.append(FailedInput(path=printable_name(path.name),
-                                                 error=exc.message))
-            continue
-        if found.format is None:
-            run.report.failed.append(FailedInput(path=found.name,
-                                                 error=found.no_format_message()))
-            for line, reason, message in found.rejects:
-                run.reject(ExtractReject(reason=reason, message=message, source=found.name,
-                                         id=None, line=line, dataset=None))
-            continue
-        probed.append(found)
-        run.report.inputs.append(InputEntry(
-            path=found.name, format=found.format, sha256=found.sha256,
-            encoding=found.encoding.name, encoding_from=found.encoding.found_by))
-    return probed
-
-
-def _fingerprint(run: _Run, law_files: Sequence[Path]) -> str:
+def _fingerprint(run: JudgmentsRun, law_files: Sequence[Path]) -> str:
     """Over the inputs' and the law files' content, the options and the code."""
     from buildds.safeio.names import printable_name
 
@@ -250,7 +166,7 @@ def _fingerprint(run: _Run, law_files: Sequence[Path]) -> str:
         "inputs": [i.as_json() for i in report.inputs],
         "failed": [f.as_json() for f in report.failed], "options": run.options,
         "code": report.code_version,
-        "law": [[printable_name(p.name), _sha256_regular(p)] for p in law_files if p.is_file()],
+        "law": [[printable_name(p.name), sha256_regular(p)] for p in law_files if p.is_file()],
     }).encode())[:32]
 
 
@@ -265,7 +181,7 @@ def _restore_unchanged(report: JudgmentsReport, out: Path) -> bool:
     return True
 
 
-def _parse(run: _Run, probed: Sequence[JudgmentInput], advance: Callable[[int], Any]
+def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable[[int], Any]
            ) -> list[Judgment]:
     """Step "parse": the judgments of every input (the first ``limit`` of each), their
     rejects, and the counts and coverage per input."""
@@ -304,7 +220,7 @@ def _parse(run: _Run, probed: Sequence[JudgmentInput], advance: Callable[[int], 
     return judgments
 
 
-def _inject(run: _Run, judgments: list[Judgment], statutes: Any,
+def _inject(run: JudgmentsRun, judgments: list[Judgment], statutes: Any,
             plan: VersionPlan | None) -> list[InjectedJudgment]:
     """Step "inject": every requested error into every judgment (the judgments are the E1
     donor corpus; with a ``plan``, against each judgment's version); each skip is a reject
@@ -326,7 +242,7 @@ def _inject(run: _Run, judgments: list[Judgment], statutes: Any,
     return done
 
 
-def _rows(run: _Run, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
+def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
           law_dir: Path, plan: VersionPlan | None) -> list[ArbenchRow]:
     """The AR-Bench rows; a judgment without a judgment part cannot be a normal row."""
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
@@ -346,8 +262,9 @@ def _rows(run: _Run, judgments: list[Judgment], done: list[InjectedJudgment], st
     return rows
 
 
-def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any, done: list[InjectedJudgment],
-              versions: dict[str, Any] | None = None) -> tuple[list[ArbenchRow], bool]:
+def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
+              done: list[InjectedJudgment], versions: dict[str, Any] | None = None
+              ) -> tuple[list[ArbenchRow], bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
     and the rest is checked again; (the rows kept, whether they passed)."""
     from buildds.validate.arbench import validate_arbench
@@ -370,7 +287,7 @@ def _validate(run: _Run, rows: list[ArbenchRow], statutes: Any, done: list[Injec
     return rows, validation.ok
 
 
-def _export(run: _Run, rows: list[ArbenchRow], staging: OutputStaging) -> None:
+def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:
     """Step "export": the dataset, parquet files and card, into ``staging``."""
     from buildds.errors import ExportError
     from buildds.export.arbench import export_arbench

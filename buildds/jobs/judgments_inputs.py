@@ -1,0 +1,119 @@
+"""The input side of ``buildds judgments``: one run's settings and what it collects
+(:class:`JudgmentsRun`), the options checked before any work, and step "read" — each input's
+format found by content (JuDGE lines carry ``fd``/``text_id``, CAIL lines ``fact``/``meta``).
+Used by :mod:`buildds.jobs.judgments`, which composes the steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from buildds.errors import BuildError
+from buildds.inject_errors import ALL_ERRORS
+from buildds.pipeline import Rejects
+from buildds.schema.judgments_report import (
+    ExtractReject,
+    FailedInput,
+    InputEntry,
+    JudgmentsReport,
+    RunReject,
+)
+
+if TYPE_CHECKING:
+    from buildds.extract.judgments import JudgmentInput
+
+__all__ = ["LAW_FILE", "JudgmentsRun", "check_options", "detect_format", "read_inputs",
+           "sha256_regular"]
+
+LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
+
+
+@dataclass
+class JudgmentsRun:
+    """One run's settings, and what it collects on the way: the report and the rejects."""
+
+    out: Path
+    errors: list[str]
+    seed: int
+    limit: int | None
+    normal_share: float
+    encoding: str | None
+    max_line_bytes: int | None
+    options: dict[str, Any]
+    report: JudgmentsReport
+    rejects: Rejects = field(default_factory=Rejects)
+
+    def reject(self, record: RunReject) -> None:
+        self.rejects.add(**record.kwargs())
+
+
+def detect_format(path: Path, *, encoding: str | None = None) -> str:
+    """``judge`` or ``cail`` from the first JSON object with one format's keys (read as the
+    parse reads, :func:`buildds.extract.judgments.detect_format`); :class:`BuildError`
+    otherwise."""
+    from buildds.extract.judgments import detect_format as probe
+
+    found = probe(path, encoding=encoding)
+    if found.format is None:
+        raise BuildError(found.no_format_message(), source=found.name)
+    return found.format
+
+
+def sha256_regular(path: Path) -> str:
+    """sha256 of a statute file, read only if it is a regular file (a FIFO cannot hang)."""
+    from buildds.safeio.files import open_regular
+    from buildds.safeio.hashing import sha256_stream
+
+    with open_regular(path) as fh:
+        return sha256_stream(fh)
+
+
+def check_options(profile: str, errors: Sequence[str], inputs: Sequence[Path],
+                   law_dir: Path | None, confusable: Path) -> None:
+    """:class:`BuildError` for options no run can be made with (``law_dir`` None: a law
+    store gives the text)."""
+    if profile != "cn":
+        raise BuildError(f"unknown profile {profile!r} (only 'cn' is supported)")
+    unknown = [e for e in errors if e not in ALL_ERRORS]
+    if unknown or not errors:
+        raise BuildError(f"unknown error types {unknown} (choose from {', '.join(ALL_ERRORS)})")
+    if not inputs:
+        raise BuildError("no input files")
+    if law_dir is not None and not (law_dir / LAW_FILE).is_file():
+        raise BuildError(f"the law folder has no {LAW_FILE} (pass --law DIR)",
+                         source=str(law_dir))
+    if not confusable.is_file():
+        raise BuildError("no confusable-charge table here (pass --confusable "
+                         "legalattack_sheet1_similar_charges.csv)", source=str(confusable))
+
+
+def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput]:
+    """Step "read": each input's format; an input without one is a failed input (its lines
+    are rejects)."""
+    from buildds.errors import ExtractError
+    from buildds.extract.judgments import detect_format as probe
+    from buildds.safeio.names import printable_name
+
+    probed: list[JudgmentInput] = []
+    for path in map(Path, inputs):
+        try:
+            found = probe(path, encoding=run.encoding, max_line_bytes=run.max_line_bytes)
+        except ExtractError as exc:
+            run.report.failed.append(FailedInput(path=printable_name(path.name),
+                                                 error=exc.message))
+            continue
+        if found.format is None:
+            run.report.failed.append(FailedInput(path=found.name,
+                                                 error=found.no_format_message()))
+            for line, reason, message in found.rejects:
+                run.reject(ExtractReject(reason=reason, message=message, source=found.name,
+                                         id=None, line=line, dataset=None))
+            continue
+        probed.append(found)
+        run.report.inputs.append(InputEntry(
+            path=found.name, format=found.format, sha256=found.sha256,
+            encoding=found.encoding.name, encoding_from=found.encoding.found_by))
+    return probed
