@@ -17,32 +17,22 @@ Target: well under a second for ~1,200 articles a side.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import time
 from collections import Counter
 from pathlib import Path
 
 from buildds.laws.diff import diff_versions
+from buildds.laws.readers import read_law
 from buildds.laws.terminology import TerminologyMap, builtin_terminology
-from buildds.schema.laws import LawArticle, LawItem, LawParagraph
+from buildds.schema.laws import LawArticle
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def load(path: Path) -> list[LawArticle]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        paras = tuple(LawParagraph(num=p["num"], sentence=p["sentence"],
-                                   items=tuple(LawItem(**i) for i in p["items"]))
-                      for p in r["paragraphs"])
-        out.append(LawArticle(law_id=r["law_id"], article=r["article"],
-                              article_title=r["article_title"], caption=r["caption"],
-                              deleted=r["deleted"], paragraphs=paras, text=r["text"],
-                              flat=r["flat"],
-                              text_hash=hashlib.sha256(r["flat"].encode()).hexdigest()))
-    return out
+    """A per-article JSONL file (the data provider's parse of each version) as LawArticles,
+    through buildds' own article-JSONL reader."""
+    return list(read_law(path).articles)
 
 
 def bench(name: str, old: list[LawArticle], new: list[LawArticle],

@@ -24,8 +24,6 @@ Without ``--dataset`` the dataset is built into a temporary folder from ``--raw`
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import subprocess
 import sys
 import tempfile
@@ -46,9 +44,10 @@ from buildds.laws.grounding import (
     mask_references,
     retrieval_query,
 )
+from buildds.laws.readers import read_law
 from buildds.laws.retrieval import Analyzer, ArticleIndex, article_index
 from buildds.schema.core import JbeItem
-from buildds.schema.laws import LawArticle, LawParagraph
+from buildds.schema.laws import LawArticle
 
 REPO = Path(__file__).resolve().parent.parent
 FILES = {CIVIL_CODE: "jp-civil-code/articles_2023-06-14.jsonl",
@@ -57,17 +56,9 @@ KS = (1, 5, 10)
 
 
 def load_articles(path: Path) -> list[LawArticle]:
-    """The provider's per-article JSONL as LawArticle records (text_hash = sha256(flat))."""
-    out = []
-    for line in path.read_text("utf-8").splitlines():
-        row = json.loads(line)
-        out.append(LawArticle(
-            law_id=row["law_id"], article=row["article"], article_title=row["article_title"],
-            caption=row["caption"], deleted=row["deleted"],
-            paragraphs=tuple(LawParagraph.model_validate(p) for p in row["paragraphs"]),
-            text=row["text"], flat=row["flat"],
-            text_hash=hashlib.sha256(row["flat"].encode()).hexdigest()))
-    return out
+    """The provider's per-article JSONL as LawArticle records, through buildds' own
+    article-JSONL reader (text_hash = sha256(flat))."""
+    return list(read_law(path).articles)
 
 
 def load_items(dataset: Path) -> list[JbeItem]:
