@@ -4,13 +4,16 @@ dumps, so a version can move between stores or be imported from such a dump.
 
 Each line is a JSON object with the fields of ``LawArticle``; other keys (``version``,
 ``as_of``, ``source`` …) are ignored, and a missing ``text_hash`` is computed (sha256 of
-``flat``). The law id and title come from the rows (``law_title`` when a row has one, else the
+``flat``); a row's ``text_hash`` that is not the sha256 of its ``flat`` (a stale or foreign
+hash: the diff pairs articles and the retrieval index is cached by it) and an ``article`` that
+is not an e-Gov key (``"95"``, ``"3_2"``) are errors naming the line. The law id and title come from the rows (``law_title`` when a row has one, else the
 law id) and must be the same on every line. The file has no 附則: ``suppl_provisions`` is
 empty.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,7 @@ from buildds.schema.laws import LawArticle, LawText
 __all__ = ["looks_like_article_jsonl", "parse_article_jsonl", "read_article_jsonl"]
 
 _FIELDS = frozenset(LawArticle.model_fields)
+_KEY_RE = re.compile(r"[1-9][0-9]*(?:_[1-9][0-9]*)*")
 
 
 def looks_like_article_jsonl(head: bytes) -> bool:
@@ -46,12 +50,19 @@ def _article(row: Any, where: str, line: int) -> LawArticle:
     if "text_hash" not in data and isinstance(data.get("flat"), str):
         data["text_hash"] = sha256_bytes(data["flat"].encode("utf-8"))
     try:
-        return LawArticle.model_validate(data)
+        art = LawArticle.model_validate(data)
     except ValidationError as exc:
         what = row.get("article", "?")
         raise ExtractError(f"line {line} (article {what}): not an article: "
                            f"{exc.errors()[0]['loc']} {exc.errors()[0]['msg']}",
                            source=where) from None
+    if not _KEY_RE.fullmatch(art.article):
+        raise ExtractError(f"line {line}: {art.article!r} is not an article key (95, 3_2)",
+                           source=where)
+    if art.text_hash != sha256_bytes(art.flat.encode("utf-8")):
+        raise ExtractError(f"line {line} (article {art.article}): text_hash is not the sha256 "
+                           f"of flat", source=where)
+    return art
 
 
 def parse_article_jsonl(data: bytes, path: str | Path) -> LawText:

@@ -55,6 +55,10 @@ def test_store_round_trip(tmp_path: Path) -> None:
     ([ROW, {**ROW}], "article 1 twice"),
     ([ROW, {**ROW, "article": "2", "law_id": "140AC0000000045"}], "law 140AC0000000045"),
     ([ROW, {**ROW, "article": "2", "flat": 3}], "line 2 .article 2.: not an article"),
+    ([ROW, {**ROW, "article": "2", "text_hash": "0" * 64}],
+     "line 2 .article 2.: text_hash is not the sha256 of flat"),
+    ([{**ROW, "article": "../x"}], "line 1: '../x' is not an article key"),
+    ([{**ROW, "article": "3_0"}], "line 1: '3_0' is not an article key"),
 ])
 def test_bad_rows(tmp_path: Path, rows: list[dict], message: str) -> None:
     path = _write(tmp_path / "bad.jsonl", rows)
