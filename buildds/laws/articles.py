@@ -3,6 +3,7 @@ of an article, its hash, and e-Gov law ids from law numbers.
 
 * :func:`article_key` — 第三条の二 → ``"3_2"``, 第一百三十三条之一 → ``"133_1"``;
   :func:`article_keys` expands a deleted range (第三十八条から第八十四条まで → 38 … 84);
+  :func:`article_sort_key` orders keys as the law does (``"3" < "3_2" < "3_10" < "4"``);
 * :func:`flat_text` — sentence and item texts with no labels and no whitespace (what
   versions are compared on), :func:`text_hash` its sha256;
 * :func:`article_text` — paragraphs as a reader sees them: 「２　…」 from the second
@@ -21,8 +22,8 @@ from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.laws import LawArticle, LawParagraph
 from buildds.text import to_int_number
 
-__all__ = ["ERA_CODES", "article_key", "article_keys", "article_text", "expand_key_range",
-           "flat_text",
+__all__ = ["ERA_CODES", "article_key", "article_keys", "article_sort_key", "article_text",
+           "expand_key_range", "flat_text",
            "law_id_from_number", "make_article", "text_hash"]
 
 _DIGITS = "0-9０-９〇零一二三四五六七八九十百千"
@@ -55,6 +56,12 @@ def article_key(title: str) -> str:
     parts = [_number(m.group(1))]
     parts += [_number(branch) for branch in re.split(r"[の之]", m.group(2))[1:]]
     return "_".join(str(p) for p in parts)
+
+
+def article_sort_key(key: str) -> tuple[tuple[int, int | str], ...]:
+    """Order of e-Gov article keys: ``"3" < "3_2" < "3_10" < "4"`` (the one sort key of
+    article keys in buildds.laws: the diff, the retrieval index and grounding use it)."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in key.split("_"))
 
 
 def article_keys(title: str) -> list[str]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from buildds.laws.articles import article_sort_key
 from buildds.laws.terminology import TerminologyMap
 from buildds.schema.laws import ArticleChange, ChangeKind, LawArticle, LawParagraph
 
@@ -49,11 +50,6 @@ MOVE_THRESHOLD = 0.8
 #: how far (in main article numbers) a moved article is looked for: bounds the work to
 #: about ``2 × MOVE_WINDOW`` comparisons per unmatched article
 MOVE_WINDOW = 60
-
-
-def article_sort_key(key: str) -> tuple[tuple[int, int | str], ...]:
-    """Order of e-Gov article keys: ``"3" < "3_2" < "3_10" < "4"``."""
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in key.split("_"))
 
 
 def _main_number(key: str) -> int | None:

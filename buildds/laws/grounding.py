@@ -22,12 +22,12 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from buildds.laws.articles import article_sort_key
 from buildds.laws.retrieval import (
     DEFAULT_ANALYZER,
     Analyzer,
     ArticleIndex,
     article_index,
-    article_order,
 )
 from buildds.schema.core import JbeItem
 from buildds.schema.laws import Ground, GroundStatus, ItemGrounds, LawArticle
@@ -237,7 +237,7 @@ class _Grounder:
     def _code(self, law: str, articles: Sequence[LawArticle]
               ) -> tuple[dict[str, list[str]], ArticleIndex]:
         if law not in self._made:
-            order = [a.article for a in sorted(articles, key=lambda a: article_order(a.article))]
+            order = [a.article for a in sorted(articles, key=lambda a: article_sort_key(a.article))]
             self._made[law] = ({law: order}, article_index(articles, self.analyzer))
         return self._made[law]
 

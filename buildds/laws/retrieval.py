@@ -24,10 +24,10 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 from sudachipy import Dictionary, SplitMode
 
+from buildds.laws.articles import article_sort_key
 from buildds.schema.laws import LawArticle
 
-__all__ = ["DEFAULT_ANALYZER", "Analyzer", "ArticleIndex", "article_index", "article_order",
-           "cached_terms"]
+__all__ = ["DEFAULT_ANALYZER", "Analyzer", "ArticleIndex", "article_index", "cached_terms"]
 
 Form = Literal["surface", "dictionary", "normalized"]
 
@@ -88,17 +88,12 @@ def _tokenizer(mode: str):  # type: ignore[no-untyped-def]
     return Dictionary(dict="core").tokenizer(mode=split)
 
 
-def article_order(key: str) -> tuple[int, ...]:
-    """Sort key of an e-Gov article key: ``"3"`` < ``"3_2"`` < ``"4"`` < ``"398_22"``."""
-    return tuple(int(p) if p.isdigit() else 0 for p in key.split("_"))
-
-
 class ArticleIndex:
     """A BM25 index over the (not deleted) articles of one law."""
 
     def __init__(self, articles: Sequence[LawArticle], analyzer: Analyzer = DEFAULT_ANALYZER,
                  *, with_caption: bool = True) -> None:
-        live = sorted((a for a in articles if not a.deleted), key=lambda a: article_order(a.article))
+        live = sorted((a for a in articles if not a.deleted), key=lambda a: article_sort_key(a.article))
         if not live:
             raise ValueError("an article index needs at least one article that is not deleted")
         self.law_id = live[0].law_id

@@ -93,6 +93,16 @@ def test_article_sort_key() -> None:
     assert sorted(keys, key=article_sort_key) == ["3", "3_2", "3_10", "4", "10"]
 
 
+def test_one_article_sorter() -> None:
+    """The diff, the retrieval index and grounding order article keys with one function
+    (there were two: diff.article_sort_key and retrieval.article_order)."""
+    from buildds.laws import articles, grounding, retrieval
+
+    assert article_sort_key is articles.article_sort_key
+    assert retrieval.article_sort_key is grounding.article_sort_key is article_sort_key
+    assert not hasattr(retrieval, "article_order")
+
+
 def test_kokinkei_map_combined_forms() -> None:
     m = builtin_terminology("kokinkei")
     assert m.enforced is not None and m.enforced.isoformat() == "2025-06-01"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from buildds.laws.articles import article_sort_key
 from buildds.laws.grounding import (
     CIVIL_CODE,
     CONSTITUTION,
@@ -20,7 +21,7 @@ from buildds.laws.grounding import (
     mask_references,
     retrieval_query,
 )
-from buildds.laws.retrieval import Analyzer, ArticleIndex, article_index, article_order
+from buildds.laws.retrieval import Analyzer, ArticleIndex, article_index
 from buildds.schema.core import JbeItem
 from buildds.schema.laws import LawArticle, LawParagraph
 from tests.conftest import shared_path
@@ -120,7 +121,7 @@ def test_bm25_ranks_the_right_article_and_breaks_ties_by_key() -> None:
     tied = index.search("強迫を受けて取消す", k=3)
     assert [k for k, _ in tied[:2]] == ["4", "5"] and tied[0][1] == tied[1][1]
     assert index.search("", k=5) == [] and index.search("ｘｙｚ", k=5) == []
-    assert article_order("3") < article_order("3_2") < article_order("4")
+    assert article_sort_key("3") < article_sort_key("3_2") < article_sort_key("4")
 
 
 def test_scores_equal_rank_bm25s_own() -> None:
@@ -210,7 +211,7 @@ def test_fast_search_equals_rank_bm25_on_the_real_code() -> None:
     laws = shared_path("realdata", "laws")
     articles = _load(laws / "jp-civil-code" / "articles_2023-06-14.jsonl")
     index = ArticleIndex(articles)
-    live = sorted((a for a in articles if not a.deleted), key=lambda a: article_order(a.article))
+    live = sorted((a for a in articles if not a.deleted), key=lambda a: article_sort_key(a.article))
     reference = BM25Okapi([Analyzer().terms((a.caption or "") + a.flat) for a in live])
     queries = [q for law, q, _ in REAL_CASES if law == CIVIL_CODE]
     queries += [a.flat[:80] for a in live[::37]] + [a.caption or "" for a in live[5::53]]
