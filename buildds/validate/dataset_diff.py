@@ -12,9 +12,10 @@ across splits; an item in both is compared column by column:
   → ``text_changed``;
 * ``status`` and the columns that say why (:data:`STATUS_FIELDS`) → ``status_changed``; a
   missing status column, an empty value and ``ok`` all mean "no status";
-* the set of splits it is in → ``moved_split`` (JBE's ``is_fewshot`` only restates it;
-  two exports of one split each, e.g. two ``.parquet`` files, hold the same split whatever
-  the files are called);
+* the set of splits it is in → ``moved_split`` (JBE's ``is_fewshot`` only restates it; a
+  single ``.parquet`` file compared with another export of one split holds the same split
+  whatever the file is called — two export folders keep their split names, so an item in
+  ``test`` then in ``needs_review`` moved even when each folder has one split);
 * any other column both exports have → ``other_changed`` (``page``, ``sha256``, ``points`` …).
 
 ``corrections`` is not compared: it is a reason. Reasons come from the exports themselves —
@@ -238,7 +239,8 @@ def diff_splits(old: ExportSplits, new: ExportSplits) -> DatasetDiff:
     kind = old.kind
     old_rows, old_splits = _items(old)
     new_rows, new_splits = _items(new)
-    if len(old.splits) == len(new.splits) == 1:  # e.g. old.parquet vs new.parquet
+    if len(old.splits) == len(new.splits) == 1 and (old.path.is_file() or new.path.is_file()):
+        # old.parquet vs new.parquet: a file's name is not a split's
         new_splits = {k: tuple(old.splits) for k in new_splits}
     old_cols, new_cols = _columns(old), _columns(new)
     shared = sorted((old_cols & new_cols) | ((old_cols | new_cols) & set(STATUS_FIELDS)))

@@ -196,6 +196,23 @@ def test_a_single_parquet_file_and_a_saved_dataset(jbe_pair: tuple[Path, Path]) 
     assert list(one.splits) == ["test"] and one.rejects_path == old / "rejects.jsonl"
 
 
+def test_folders_of_one_split_each_keep_their_split_names(tmp_path: Path) -> None:
+    """An as-of export whose every item is under review has only needs_review.parquet: its
+    items moved from the old export's single test split (they were taken as one split)."""
+    frame = pd.DataFrame({"id": ["令和７年-民法-1-1"], "year": ["令和７年"],
+                          "subject_jp": ["民法"], "question": ["記述"], "label": ["Y"],
+                          "answer": [True], "corrections": [[]]})
+    for name, split in (("old", "test"), ("new", "needs_review")):
+        (tmp_path / name / "data").mkdir(parents=True)
+        frame.to_parquet(tmp_path / name / "data" / f"{split}.parquet")
+    moved = _by_id(diff_exports(tmp_path / "old", tmp_path / "new"))["令和７年-民法-1-1"]
+    assert moved.classes == (MOVED_SPLIT,)
+    assert (moved.splits_old, moved.splits_new) == (("test",), ("needs_review",))
+    # two single files still hold one split whatever they are called
+    assert not diff_exports(tmp_path / "old" / "data" / "test.parquet",
+                            tmp_path / "new" / "data" / "needs_review.parquet").changed
+
+
 def test_unreadable_or_unknown_exports_are_errors(tmp_path: Path,
                                                   jbe_pair: tuple[Path, Path]) -> None:
     with pytest.raises(ExtractError, match="not an export"):
