@@ -33,6 +33,7 @@ from buildds.errors import BuildError
 from buildds.laws.revisions import REVISION_ID, Revision, load_revisions_table, revision_for
 from buildds.pipeline import atomic_write_text, canonical_json
 from buildds.safeio import read_bytes_limited
+from buildds.safeio.json_strict import loads_strict
 from buildds.schema.laws import LawArticle, LawText, LawVersion, SupplProvision
 
 __all__ = ["DEFAULT_STORE", "SUPPL_SUFFIX", "LawStore", "UnenforcedText", "import_files", "import_text",
@@ -114,7 +115,7 @@ class LawStore:
         if not path.is_file():
             return []
         try:
-            data = json.loads(read_bytes_limited(path, max_bytes=_MAX_FILE))
+            data = loads_strict(read_bytes_limited(path, max_bytes=_MAX_FILE))
             return [LawVersion.model_validate(v) for v in data]
         except (ValueError, TypeError) as exc:
             raise BuildError(f"a damaged law store file (re-import the law's files into a "

@@ -145,6 +145,8 @@ def test_another_text_of_a_held_revision_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "damage", "why"), [
     ("versions.json", b"{garbage", r"versions.json: a damaged law store file"),
+    ("versions.json", b"[" * 100_000 + b"]" * 100_000,
+     r"versions.json: a damaged law store file .*deep"),
     ("140AC0000000045_20230713_505AC0000000066.jsonl", b"not json\n",
      r"_505AC0000000066.jsonl: line 2: a damaged law store file .*Invalid JSON"),
     ("140AC0000000045_20230713_505AC0000000066.suppl.jsonl", b'{"x": 1}\n',

@@ -23,13 +23,13 @@ What the file holds and loses, and how it is read back:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from buildds.errors import ExtractError
 from buildds.laws.articles import make_article
 from buildds.laws.readers.common import counted, decode_utf8, read_statute_bytes, source_of
+from buildds.safeio.json_strict import loads_strict
 from buildds.schema.laws import LawArticle, LawItem, LawParagraph, LawText
 from buildds.text import cn_number
 
@@ -70,7 +70,7 @@ def parse_legalattack_json(data: bytes, path: str | Path) -> LawText:
     """The bytes of a LegalAttack ``刑法.json``; ``path`` names it in errors and the source."""
     where = str(path)
     try:
-        obj = json.loads(decode_utf8(path, data))
+        obj = loads_strict(decode_utf8(path, data))  # the JSON depth/number limits
     except ValueError as exc:
         raise ExtractError(f"not JSON ({exc})", source=where) from None
     if not isinstance(obj, dict):

@@ -60,6 +60,8 @@ def test_small_file(tmp_path: Path) -> None:
     ("{\"0\": \"\", \"1\": 5}", "entry '1'"),
     ("{\"0\": \"\", \"1\": \"  \"}", "article 1: no text"),
     ("{\"0\": \"\"}", "no articles"),
+    ("{\"0\": \"\", \"1\": \"【a】x。\", \"2\": " + "[" * 100_000 + "]" * 100_000 + "}",
+     "not JSON .*deep"),
 ])
 def test_bad_files_are_named(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.json"
