@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -61,13 +61,23 @@ class Revision:
     sources: str = ""
 
 
+_DATE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.+\-Z]*)?")
+
+
 def _date(value: Any, what: str, where: str) -> date:
+    """A day from a YAML date, a YAML timestamp (its day: a ``datetime`` would not compare
+    with the dates it is checked against) or ``YYYY-MM-DD`` with at most a time after it."""
+    if isinstance(value, datetime):
+        return value.date()
     if isinstance(value, date):
         return value
-    try:
-        return date.fromisoformat(str(value)[:10])
-    except ValueError:
-        raise ExtractError(f"{what}: {value!r} is not a date (YYYY-MM-DD)", source=where) from None
+    m = _DATE_RE.fullmatch(str(value).strip())
+    if m:
+        try:
+            return date.fromisoformat(m.group(1))
+        except ValueError:
+            pass
+    raise ExtractError(f"{what}: {value!r} is not a date (YYYY-MM-DD)", source=where)
 
 
 def _check_id(revision_id: str, law_id: str, valid_from: date, where: str) -> None:

@@ -89,6 +89,22 @@ def test_table_rows_need_a_source(tmp_path: Path) -> None:
         load_revisions_table(path)
 
 
+def test_table_dates_are_days(tmp_path: Path) -> None:
+    """A YAML timestamp is its day (a datetime failed later, compared with dates); a date
+    with trailing text is refused (it was cut to its first ten characters)."""
+    row = ("laws:\n- law_id: '140AC0000000045'\n  versions:\n"
+           "  - {{revision_id: 140AC0000000045_20230713_505AC0000000066, valid_from: {}, "
+           "sources: s}}\n")
+    path = tmp_path / "t.yaml"
+    path.write_text(row.format("2023-07-13 10:30:00"), encoding="utf-8")
+    (rev,) = load_revisions_table(path)
+    assert type(rev.valid_from) is date and rev.valid_from == date(2023, 7, 13)
+    assert rev.valid_from <= date(2023, 7, 13)
+    path.write_text(row.format("'2023-07-13 and later'"), encoding="utf-8")
+    with pytest.raises(ExtractError, match="'2023-07-13 and later' is not a date"):
+        load_revisions_table(path)
+
+
 def _text(law_id: str, name: str) -> LawText:
     return LawText(law_id=law_id, law_title="刑法", articles=(),
                    source=Source(path=f"/x/{name}", sha256="0" * 64))
