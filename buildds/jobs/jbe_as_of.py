@@ -109,8 +109,13 @@ def versions_used(store: LawStore, as_of: date,
     return tuple(out)
 
 
+#: the code of the as-of stage and the tables the assessment reads (the revisions table, the
+#: exam days, the terminology maps): a cached assessment is stale when any of them changes
+_CODE = (("buildds.jobs.jbe_as_of",), ("laws/data/*.yaml",))
+
+
 def _code_version() -> str:
-    return package_code_version(code_files(("buildds.jobs.jbe_as_of",), ()))
+    return package_code_version(code_files(*_CODE))
 
 
 def _assess(items: Sequence[JbeItem], store: LawStore, as_of: date, store_sha: str,

@@ -473,3 +473,15 @@ def test_grounds_columns_say_what_each_status_rests_on(store: Path, tmp_path: Pa
     again = build(out, store).dataset
     assert again is not None and again.exported and not again.unchanged
     assert tree(out) == first
+
+
+def test_the_as_of_cache_key_covers_the_shipped_law_tables() -> None:
+    """A cached assessment is stale when the revisions table, the exam days or a terminology
+    map shipped in buildds/laws/data changes, not only the code."""
+    from buildds.code_version import code_files
+    from buildds.jobs import jbe_as_of
+    from buildds.pipeline import expand_names
+
+    names = expand_names(Path(jbe_as_of.__file__).parents[1], code_files(*jbe_as_of._CODE))
+    assert {"laws/data/revisions.yaml", "laws/data/exam_dates.yaml",
+            "laws/data/terminology_kokinkei.yaml", "laws/impact.py"} <= set(names)
