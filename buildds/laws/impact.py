@@ -241,6 +241,12 @@ def _ground_status(change: ArticleChange, ground: Ground) -> ImpactStatus:
 def _assess_ground(law: _Law, ground: Ground, days: tuple[date, date],
                    suppl: SupplMemo) -> _Verdict:
     assumed, as_of = days
+    if as_of < assumed:
+        # the grounds are keys of the later text, and a revision would have to be read
+        # backwards (an article added after --as-of, a key reused since): not assessed
+        return _Verdict("unknown", reason=f"--as-of {as_of.isoformat()} is before the day "
+                        f"the item was written for ({assumed.isoformat()}); only later dates "
+                        f"are assessed")
     va, vb = law.at(assumed), law.at(as_of)
     for day, v in ((assumed, va), (as_of, vb)):
         if v is None:

@@ -269,3 +269,17 @@ def test_weak_retrieved_grounds_are_low_confidence(store: LawStore) -> None:
     assert got["s"].reason is None
     off = run(margin=0.0)
     assert off["w"].status == "needs_review" and off["w"].reason is None
+
+
+def test_an_as_of_date_before_the_exam_day_is_not_assessed(store: LawStore) -> None:
+    """Read backwards, a revision would be misattributed (the grounds are keys of the later
+    text, and a key may have been reused since): such items are unknown, never unaffected."""
+    items = [_item("a"), _item("d")]
+    got = {i.item_id: i for i in assess_items(
+        items, store, date(2012, 5, 1), assumed=lambda _i: date(2026, 1, 1),
+        grounds={"a": _grounds("a", "1"), "d": _grounds("d", "4")},
+        revisions=TABLE, touched=TOUCHED)}
+    for impact in got.values():
+        assert impact.status == "unknown"
+        assert "--as-of 2012-05-01 is before the day the item was written for" in (
+            impact.reason or "")
