@@ -116,7 +116,10 @@ class LawStore:
             return []
         try:
             data = loads_strict(read_bytes_limited(path, max_bytes=_MAX_FILE))
-            return [LawVersion.model_validate(v) for v in data]
+            # sorted here, not trusted: a hand-edited file out of order must not change
+            # which version is in force on a day
+            return sorted((LawVersion.model_validate(v) for v in data),
+                          key=lambda v: (v.valid_from, v.revision_id))
         except (ValueError, TypeError) as exc:
             raise BuildError(f"a damaged law store file (re-import the law's files into a "
                              f"new store): {_first_line(exc)}", source=str(path)) from None

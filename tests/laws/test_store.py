@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import date
 from pathlib import Path
 
@@ -52,6 +53,12 @@ def test_versions_chain_and_version_at(tmp_path: Path) -> None:
     assert store.article_at(LAW, "199", date(2024, 1, 1)).flat == "懲役"
     with pytest.raises(BuildError, match=r"2000-01-01 is before its first version .*2011-07-14"):
         store.version_at(LAW, date(2000, 1, 1))
+    # a versions.json put out of order by hand still gives the version in force on a day
+    path = tmp_path / LAW / "versions.json"
+    path.write_text(json.dumps(list(reversed(json.loads(path.read_text("utf-8")))),
+                               ensure_ascii=False), encoding="utf-8")
+    assert store.version_at(LAW, date(2016, 1, 1)).valid_from == date(2011, 7, 14)
+    assert store.version_at(LAW, date(2030, 1, 1)).valid_from == date(2025, 6, 1)
 
 
 def test_reimport_is_byte_identical(tmp_path: Path) -> None:
