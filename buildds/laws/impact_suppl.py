@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from buildds.laws.store import LawStore
 from buildds.schema.laws import LawVersion, SupplProvision
-from buildds.text import int_to_cn, to_int_number
+from buildds.text import int_to_ja, to_int_number
 
 __all__ = ["TRANSITIONAL_MARKS", "SupplIndex", "article_in_kanji", "law_number_key",
            "missing_suppl_notes", "names_article", "transitional_excerpts"]
@@ -32,16 +32,9 @@ _LAW_NUM = re.compile(r"(明治|大正|昭和|平成|令和)([元〇一二三四
 
 
 def _number(text: str) -> int | None:
+    """A year or law number as e-Gov writes it (二九 digit by digit, 四十四, 元, 29)."""
     text = unicodedata.normalize("NFKC", text)
-    if text == "元":
-        return 1
-    if text.isdigit():
-        return int(text)
-    if not re.search("[十百千]", text):  # e-Gov writes 二九, 一〇二: digit by digit
-        digits = "〇一二三四五六七八九"
-        return int("".join(str(digits.index(c)) for c in text)) if all(
-            c in digits for c in text) else None
-    return to_int_number(text)
+    return 1 if text == "元" else to_int_number(text)
 
 
 def law_number_key(text: str | None) -> tuple[str, int, int] | None:
@@ -58,13 +51,11 @@ def law_number_key(text: str | None) -> tuple[str, int, int] | None:
 
 def article_in_kanji(key: str) -> str:
     """``"166"`` → 第百六十六条, ``"398_22"`` → 第三百九十八条の二十二 (as statutes print them)."""
-    def jp(n: int) -> str:
-        return re.sub("一(?=[十百千])", "", int_to_cn(n)).replace("零", "")
     parts = [int(p) for p in key.split("_") if p.isdigit()]
     if not parts:
         return key
-    head = f"第{jp(parts[0])}条"
-    return head + "".join(f"の{jp(p)}" for p in parts[1:])
+    head = f"第{int_to_ja(parts[0])}条"
+    return head + "".join(f"の{int_to_ja(p)}" for p in parts[1:])
 
 
 #: what may stand right before an article of the amended law in its 附則 (新法第九十五条,

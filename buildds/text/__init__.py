@@ -4,7 +4,7 @@
   characters removed, letter-spaced titles collapsed (:func:`normalize_text`);
 * :mod:`.numerals` — Chinese and Japanese numerals read (:func:`cn_number`, :func:`cn_numeral`,
   :func:`cn_duration_months`, article numbers with :func:`to_int_number`) and written
-  (:func:`int_to_cn`);
+  (:func:`int_to_cn`, :func:`int_to_ja`);
 * :mod:`.era` — Japanese era years of the exam (2024 ↔ 令和６年);
 * :mod:`.lines` — whitespace runs collapsed, page numbers told apart, wrapped lines re-joined.
 """
@@ -18,6 +18,7 @@ from buildds.text.numerals import (
     cn_number,
     cn_numeral,
     int_to_cn,
+    int_to_ja,
     to_int_number,
 )
 
@@ -31,6 +32,7 @@ __all__ = [
     "era_of",
     "era_year",
     "int_to_cn",
+    "int_to_ja",
     "is_page_number",
     "join_wrapped",
     "normalise_spaces",

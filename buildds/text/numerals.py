@@ -5,7 +5,9 @@
   3000 (the judgments' parser); :func:`cn_numeral` the same as an ``int`` that raises on
   anything else, :func:`cn_duration_months` a term (一年六个月 → 18), :data:`NUMERAL` the
   regex of a numeral for building patterns.
-* :func:`int_to_cn` — an int written the Chinese way (100500 → 十万零五百, 0 → 零).
+* :func:`int_to_cn` — an int written the Chinese way (100500 → 十万零五百, 0 → 零);
+  :func:`int_to_ja` the Japanese way, as statutes and Word's ``japaneseCounting`` write it
+  (100500 → 十万五百, 166 → 百六十六, 0 → 〇).
 * :func:`to_int_number` — an article number in any common form (``１``, ``二十三``, ``二〇``,
   ``XII``, ``第十条``).
 
@@ -13,9 +15,8 @@
 number written digit by digit (``二〇`` = 20, ``一〇五`` = 105) is positional, where the
 judgments' reader takes the last digit (``二〇`` → 0, as it always has); ``to_int_number``
 also refuses a malformed numeral (``十十``) and reads Roman numerals, ``cn_number`` reads
-万/亿, financial digits (壹贰叁) and decimals. Likewise Word's ``japaneseCounting`` counter
-(:func:`buildds.extract.docx.numbering.format_number`) writes 100500 as 十万五百, without the
-Chinese 零 that :func:`int_to_cn` inserts.
+万/亿, financial digits (壹贰叁) and decimals. Likewise :func:`int_to_ja` writes 100500 as
+十万五百, without the Chinese 零 that :func:`int_to_cn` inserts, and 一 only before 万.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from functools import lru_cache
 
 from buildds.text.normalize import FOLD_TABLE
 
-__all__ = ["NUMERAL", "cn_duration_months", "cn_number", "cn_numeral", "int_to_cn", "to_int_number"]
+__all__ = ["NUMERAL", "cn_duration_months", "cn_number", "cn_numeral", "int_to_cn", "int_to_ja",
+           "to_int_number"]
 
 #: the regex of a numeral (Chinese or kanji digits and units, or Arabic digits)
 NUMERAL = "[零〇一二两三四五六七八九十百千万亿0-9]+"
@@ -157,6 +159,25 @@ def int_to_cn(n: int) -> str:
             out += "零"
         out += _cn_below_10000(g, leading=not out) + units[i]
     return out.replace("零零", "零")
+
+
+_JA_DIGITS = "〇一二三四五六七八九"
+
+
+def int_to_ja(n: int) -> str:
+    """An int in Japanese kanji: 166 → 百六十六, 1044 → 千四十四, 11000 → 一万千,
+    100500 → 十万五百, 0 → 〇 (a negative number stays in Arabic digits)."""
+    if n <= 0:
+        return _JA_DIGITS[0] if n == 0 else str(n)
+    out = ""
+    if n >= 10000:
+        out += int_to_ja(n // 10000) + "万"
+        n %= 10000
+    for value, ch in ((1000, "千"), (100, "百"), (10, "十")):
+        q, n = divmod(n, value)
+        if q:
+            out += ("" if q == 1 else _JA_DIGITS[q]) + ch
+    return out + (_JA_DIGITS[n] if n else "")
 
 
 # --------------------------------------------------------------------------- article numbers

@@ -12,6 +12,7 @@ from buildds.text import (
     cn_number,
     cn_numeral,
     int_to_cn,
+    int_to_ja,
     to_int_number,
 )
 
@@ -145,3 +146,12 @@ def _kanji(n: int) -> str:
 def test_to_int_number_round_trips_kanji_and_fullwidth(n: int) -> None:
     assert to_int_number(_kanji(n)) == n
     assert to_int_number(str(n).translate({ord(c): 0xFF10 + int(c) for c in "0123456789"})) == n
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (0, "〇"), (1, "一"), (10, "十"), (166, "百六十六"), (1044, "千四十四"), (11000, "一万千"),
+    (100500, "十万五百"), (398, "三百九十八")])
+def test_int_to_ja_writes_numbers_as_statutes_do(value: int, text: str) -> None:
+    assert int_to_ja(value) == text
+    if value < 10_000:  # article numbers: the article-number reader reads it back
+        assert to_int_number(text) == value

@@ -22,6 +22,7 @@ from lxml import etree
 from buildds.errors import LimitExceeded
 from buildds.safeio import LIMITS
 from buildds.safeio.archive import w_tag, w_val
+from buildds.text import int_to_ja
 
 __all__ = ["MAX_CHARS", "MAX_LEVEL", "MAX_VALUE", "Counters", "Numbering", "Styles",
            "format_number", "join_number", "xml_int"]
@@ -66,20 +67,6 @@ _ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "X
           (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
-def _kanji_count(n: int) -> str:
-    if n <= 0:
-        return _KANJI[0] if n == 0 else str(n)
-    out = ""
-    if n >= 10000:
-        out += _kanji_count(n // 10000) + "万"
-        n %= 10000
-    for value, ch in ((1000, "千"), (100, "百"), (10, "十")):
-        q, n = divmod(n, value)
-        if q:
-            out += ("" if q == 1 else _KANJI[q]) + ch
-    return out + (_KANJI[n] if n else "")
-
-
 def _roman(n: int) -> str:
     if not 0 < n < 4000:
         return str(n)
@@ -113,9 +100,9 @@ def format_number(n: int, fmt: str) -> str:
         return f"{n}{suffix}"
     if fmt in ("japaneseCounting", "chineseCounting", "chineseCountingThousand",
                "taiwaneseCounting", "ideographLegalTraditional"):
-        return _kanji_count(n)
+        return int_to_ja(n)
     if fmt == "japaneseLegal":
-        return _kanji_count(n).translate(str.maketrans("一二三十", "壱弐参拾"))
+        return int_to_ja(n).translate(str.maketrans("一二三十", "壱弐参拾"))
     if fmt in ("japaneseDigitalTenThousand", "ideographDigital", "taiwaneseDigital"):
         return "".join(_KANJI[int(d)] for d in str(n)) if n >= 0 else str(n)
     if fmt == "aiueoFullWidth":
