@@ -20,21 +20,18 @@ from typing import Any
 
 from buildds.errors import BuildError
 from buildds.schema.core import JbeItem
+from buildds.text import year_of_era
 
 __all__ = ["exam_date_of", "load_exam_dates", "parse_exam_date", "western_year"]
-
-_ERAS = {"平成": 1988, "令和": 2018}
-_ERA_YEAR = re.compile(r"(平成|令和)(元|\d{1,2})年")
-
 
 def western_year(era_year: str) -> int | None:
     """``令和元年`` → 2019, ``平成２７年`` → 2015, ``2024`` → 2024; None when it is neither."""
     text = unicodedata.normalize("NFKC", era_year).replace(" ", "")
-    m = _ERA_YEAR.search(text)
-    if m:
-        return _ERAS[m.group(1)] + (1 if m.group(2) == "元" else int(m.group(2)))
-    m2 = re.fullmatch(r"((?:19|20)\d\d)年?", text)
-    return int(m2.group(1)) if m2 else None
+    year = year_of_era(text)
+    if year is not None:
+        return year
+    m = re.fullmatch(r"((?:19|20)\d\d)年?", text)
+    return int(m.group(1)) if m else None
 
 
 def load_exam_dates() -> dict[int, date]:
