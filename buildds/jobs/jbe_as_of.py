@@ -35,13 +35,13 @@ store does no grounding at all and a changed store redoes it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 
 from buildds.code_version import code_files
 from buildds.errors import BuildError
+from buildds.laws.revisions import revision_date
 from buildds.laws.store import LawStore
 from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
 from buildds.safeio.hashing import sha256_bytes, sha256_file
@@ -64,7 +64,6 @@ STAGE = "jbe-as-of"
 #: :data:`buildds.laws.grounding.SUBJECT_LAWS`, without importing the retrieval stack
 SUBJECT_LAWS = {"民法": "129AC0000000089", "刑法": "140AC0000000045",
                 "憲法": "321CONSTITUTION"}
-_REVISION_DATE = re.compile(r"_(\d{4})(\d{2})(\d{2})_")
 AssessFn = Callable[..., list[ItemImpact]]
 
 
@@ -142,14 +141,6 @@ def _assess(items: Sequence[JbeItem], store: LawStore, as_of: date, store_sha: s
     return impacts
 
 
-def _revision_date(revision_id: str) -> date | None:
-    m = _REVISION_DATE.search(revision_id)
-    try:
-        return date(int(m[1]), int(m[2]), int(m[3])) if m else None
-    except ValueError:
-        return None
-
-
 def _from_impact(impact: ItemImpact) -> JbeItemStatus:
     """The item's status from its impact, with the grounds the assessment used (an item
     left with none says ``unknown``)."""
@@ -196,14 +187,14 @@ def item_statuses(items: Sequence[JbeItem], impacts: Sequence[ItemImpact],
         imp = by_impact.get(it.id)
         status[it.id] = (_from_impact(imp) if imp is not None else JbeItemStatus(
             id=it.id, status="needs_review", reason="impact unknown: not assessed"))
-    in_force = {r for r in store_revisions if (_revision_date(r) or date.max) <= as_of}
+    in_force = {r for r in store_revisions if (revision_date(r) or date.max) <= as_of}
     excluded: list[JbeExclusion] = []
     stale: list[StaleCorrection] = []
     pending: list[str] = []
     for c in corrections:
         if c.revision is None:
             continue
-        if (_revision_date(c.revision) or date.min) > as_of:
+        if (revision_date(c.revision) or date.min) > as_of:
             pending.append(c.origin)
             continue
         targets = [i for i in current if c.targets(i)]

@@ -26,8 +26,16 @@ from buildds.errors import BuildError, ExtractError
 from buildds.safeio import loads_strict, read_side_file
 from buildds.schema.laws import LawText, VersionStatus
 
-__all__ = ["REVISION_ID", "Revision", "builtin_table_text", "load_revisions_table",
-           "parse_law_revisions", "read_law_revisions", "revision_for"]
+__all__ = [
+    "REVISION_ID",
+    "Revision",
+    "builtin_table_text",
+    "load_revisions_table",
+    "parse_law_revisions",
+    "read_law_revisions",
+    "revision_date",
+    "revision_for",
+]
 
 #: ``{law_id}_{YYYYMMDD}_{amending law id}``; law ids outside e-Gov use letters and hyphens
 REVISION_ID = re.compile(r"^(?P<law>[0-9A-Za-z-]+)_(?P<date>\d{8})_(?P<amend>[0-9A-Za-z-]+)$")
@@ -78,6 +86,18 @@ def _date(value: Any, what: str, where: str) -> date:
         except ValueError:
             pass
     raise ExtractError(f"{what}: {value!r} is not a date (YYYY-MM-DD)", source=where)
+
+
+def revision_date(revision_id: str) -> date | None:
+    """The enforcement date a revision id carries (``…_20200401_…`` → 2020-04-01); None for
+    anything that is not a revision id or whose date is not a real day."""
+    m = REVISION_ID.match(revision_id)
+    if not m:
+        return None
+    try:
+        return date(int(m["date"][:4]), int(m["date"][4:6]), int(m["date"][6:]))
+    except ValueError:
+        return None
 
 
 def _check_id(revision_id: str, law_id: str, valid_from: date, where: str) -> None:

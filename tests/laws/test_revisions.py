@@ -136,3 +136,14 @@ def test_a_bad_revisions_yaml_is_an_error_naming_the_file(tmp_path: Path, body: 
     with pytest.raises(ExtractError, match=why) as got:
         load_revisions_table(path)
     assert "bad.yaml" in str(got.value) and "not a revisions table" in str(got.value)
+
+
+def test_revision_date_reads_the_date_a_revision_id_carries() -> None:
+    from datetime import date
+
+    from buildds.laws.revisions import revision_date
+
+    assert revision_date("129AC0000000089_20200401_429AC0000000044") == date(2020, 4, 1)
+    assert revision_date("CN-CRIMINAL-LAW_20240301_AMENDMENT-XII") == date(2024, 3, 1)
+    assert revision_date("129AC0000000089_20201301_429AC0000000044") is None  # no such day
+    assert revision_date("not a revision") is None
