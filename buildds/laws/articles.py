@@ -22,9 +22,19 @@ from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.laws import LawArticle, LawParagraph
 from buildds.text import to_int_number
 
-__all__ = ["ERA_CODES", "article_key", "article_keys", "article_sort_key", "article_text",
-           "expand_key_range", "flat_text",
-           "law_id_from_number", "make_article", "text_hash"]
+__all__ = [
+    "ERA_CODES",
+    "article_key",
+    "article_keys",
+    "article_number",
+    "article_sort_key",
+    "article_text",
+    "expand_key_range",
+    "flat_text",
+    "law_id_from_number",
+    "make_article",
+    "text_hash",
+]
 
 _DIGITS = "0-9０-９〇零一二三四五六七八九十百千"
 #: 第三条の二の三 / 第一百三十三条之一 (の and 之 are the branch marks)
@@ -56,6 +66,13 @@ def article_key(title: str) -> str:
     parts = [_number(m.group(1))]
     parts += [_number(branch) for branch in re.split(r"[の之]", m.group(2))[1:]]
     return "_".join(str(p) for p in parts)
+
+
+def article_number(key: str) -> int | None:
+    """The main article number of an e-Gov key: ``"161_2"`` → 161, ``"95"`` → 95; None for a
+    key that does not start with one."""
+    head = key.split("_", 1)[0]
+    return int(head) if head.isdigit() else None
 
 
 def article_sort_key(key: str) -> tuple[tuple[int, int | str], ...]:

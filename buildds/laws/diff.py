@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from buildds.laws.articles import article_sort_key
+from buildds.laws.articles import article_number, article_sort_key
 from buildds.laws.terminology import TerminologyMap
 from buildds.schema.laws import ArticleChange, ChangeKind, LawArticle, LawParagraph
 
@@ -50,11 +50,6 @@ MOVE_THRESHOLD = 0.8
 #: how far (in main article numbers) a moved article is looked for: bounds the work to
 #: about ``2 × MOVE_WINDOW`` comparisons per unmatched article
 MOVE_WINDOW = 60
-
-
-def _main_number(key: str) -> int | None:
-    head = key.split("_", 1)[0]
-    return int(head) if head.isdigit() else None
 
 
 def similarity(a: str, b: str) -> float:
@@ -131,7 +126,7 @@ def _match_similar(s: _Sides) -> None:
     free_new = s.free_new()
     near: dict[int, list[str]] = defaultdict(list)
     for key in free_new:
-        num = _main_number(key)
+        num = article_number(key)
         if num is not None:
             near[num].append(key)
     cutoff = MOVE_THRESHOLD * 100.0
@@ -141,7 +136,7 @@ def _match_similar(s: _Sides) -> None:
         if o in s.new and o not in s.taken_new and not s.new[o].deleted:
             score = fuzz.ratio(text, s.new[o].flat)
             scored.append((-score, 0, article_sort_key(o), article_sort_key(o), o, o))
-        num = _main_number(o)
+        num = article_number(o)
         if num is None:
             continue
         cands = [k for d in range(num - MOVE_WINDOW, num + MOVE_WINDOW + 1)

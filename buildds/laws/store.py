@@ -30,6 +30,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 
 from buildds.errors import BuildError
+from buildds.laws.articles import article_number
 from buildds.laws.revisions import REVISION_ID, Revision, load_revisions_table, revision_for
 from buildds.pipeline import atomic_write_text, canonical_json
 from buildds.safeio import read_bytes_limited
@@ -50,18 +51,14 @@ class UnenforcedText(BuildError):
     """The store holds an article only as amended by a law not yet in force on the day asked."""
 
 
-def _base(key: str) -> int:
-    head = key.split("_", 1)[0]
-    return int(head) if head.isdigit() else -1
-
-
 def unenforced_keys(text: LawText, revision: Revision) -> tuple[str, ...]:
     """The article keys of ``text`` within the revision's unenforced range (by article
     number: 155–167 takes 161_2 too)."""
     if revision.unenforced is None:
         return ()
-    first, last = (_base(k) for k in revision.unenforced)
-    return tuple(a.article for a in text.articles if first <= _base(a.article) <= last)
+    first, last = ((article_number(k) or -1) for k in revision.unenforced)
+    return tuple(a.article for a in text.articles
+                 if first <= (article_number(a.article) or -1) <= last)
 
 
 def _wording(articles: Iterable[LawArticle]) -> list[tuple[str, str]]:
