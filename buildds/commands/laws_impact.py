@@ -21,26 +21,32 @@ __all__ = ["impact"]
 
 
 def load_dataset_items(dataset: Path) -> list[JbeItem]:
-    """The items of a ``buildds jbe`` output folder (every ``data/*.parquet`` split), by id."""
+    """The items of a ``buildds jbe`` output folder (every ``data/*.parquet`` split), by id,
+    read as ``buildds diff`` and ``buildds validate`` read exports
+    (:func:`buildds.validate.export_splits.load_splits`)."""
     import pandas as pd
     from pydantic import ValidationError
 
+    from buildds.errors import ExtractError
     from buildds.schema.core import JbeItem
+    from buildds.validate.export_splits import load_splits
 
-    files = sorted((dataset / "data").glob("*.parquet")) if dataset.is_dir() else []
-    if not files:
+    if not (dataset.is_dir() and any((dataset / "data").glob("*.parquet"))):
         raise BuildError(f"{dataset}: no JBE-QA build here (no data/*.parquet); run "
                          f"`buildds jbe` first")
+    try:
+        export = load_splits(dataset)
+    except ExtractError as exc:
+        raise BuildError(f"{exc}; laws impact reads the output folder of `buildds jbe`"
+                         ) from None
+    if export.kind.name != "jbe":
+        article = "an" if export.kind.name[0] in "aeiou" else "a"
+        raise BuildError(f"{dataset}: {article} {export.kind.name} export, not a JBE-QA build; "
+                         f"laws impact reads the output folder of `buildds jbe`")
     fields = set(JbeItem.model_fields)
     items: dict[str, JbeItem] = {}
-    for path in files:
-        try:
-            frame = pd.read_parquet(path)
-        except (OSError, ValueError) as exc:
-            raise BuildError(f"{path}: not a readable parquet file ({exc})") from None
-        _check_kind(set(frame.columns), path)
-        rows = frame.to_dict("records")
-        for row in rows:
+    for name, frame in export.splits.items():
+        for row in frame.to_dict("records"):
             clean = {k: (None if isinstance(v, float) and pd.isna(v) else v)
                      for k, v in row.items() if k in fields}
             corrections = clean.get("corrections")
@@ -48,25 +54,11 @@ def load_dataset_items(dataset: Path) -> list[JbeItem]:
             try:
                 item = JbeItem.model_validate(clean)
             except ValidationError as exc:
-                raise BuildError(f"{path}: row {row.get('id')!r} is not a JBE-QA item "
+                raise BuildError(f"{dataset / 'data' / (name + '.parquet')}: row "
+                                 f"{row.get('id')!r} is not a JBE-QA item "
                                  f"({exc.errors()[0]['loc']})") from None
             items[item.id] = item
     return [items[k] for k in sorted(items)]
-
-
-def _check_kind(columns: set[str], path: Path) -> None:
-    """A dataset from another kind of build (contracts, judgments) is named as such."""
-    from buildds.errors import ExtractError
-    from buildds.validate.export_splits import detect_kind
-
-    try:
-        kind = detect_kind(columns, path).name
-    except ExtractError:
-        kind = None
-    if kind != "jbe":
-        what = f"a {kind} export" if kind else "not an export buildds makes"
-        raise BuildError(f"{path}: {what}, not a JBE-QA build; laws impact reads the output "
-                         f"folder of `buildds jbe`")
 
 
 def _exam_dates(values: tuple[str, ...]) -> dict[int, date]:
