@@ -69,13 +69,22 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--max-line-bytes", type=click.IntRange(min=1), default=None,
               help=f"Longest input line (one record) read [default: "
               f"{LIMITS['line_bytes'].default:,}]; a longer one is rejected.")
+@click.option("--review-sample", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Write N seeded injected rows per error type for a reviewer under "
+              "review/ (review_sample.md, review_sample.html: original vs injected with the "
+              "statute tier that makes it wrong; verdicts_template.csv: id,valid,note).")
+@click.option("--review-verdicts", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, metavar="FILE.csv", help="A reviewer's verdicts (id,valid,note; "
+              "valid yes/no, empty: not judged): the validity rate per error type goes into "
+              "report.md and the card.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--strict", is_flag=True,
               help="Exit 1 if validation fails or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
               confusable: Path | None, limit: int | None, encoding: str | None,
-              max_line_bytes: int | None, quiet: bool, strict: bool) -> None:
+              max_line_bytes: int | None, review_sample: int | None,
+              review_verdicts: Path | None, quiet: bool, strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
@@ -118,7 +127,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  law_dir=law_dir, confusable=confusable, limit=limit,
                                  progress=not quiet, encoding=encoding,
                                  max_line_bytes=max_line_bytes, law_store=law_store,
-                                 law_date=law_date)
+                                 law_date=law_date, review_sample=review_sample,
+                                 review_verdicts=review_verdicts)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())

@@ -134,14 +134,28 @@ def _columns(rows: Sequence[ArbenchRow], names: Sequence[str]) -> dict[str, list
     return {name: [d[name] for d in dicts] for name in names}
 
 
+def _review_lines(review: Sequence[dict[str, Any]] | None) -> list[dict[str, str]] | None:
+    """A reviewer's validity rates (``--review-verdicts``) as card table rows."""
+    from buildds.schema.review import ValidityRate
+
+    if review is None:
+        return None
+    return [{"error_type": str(r["error_type"]), "text": ValidityRate(**r).as_text()}
+            for r in review]
+
+
 def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
                    validation: dict[str, Any] | None = None,
-                   staging: OutputStaging | None = None) -> ArbenchExport:
+                   staging: OutputStaging | None = None,
+                   review: Sequence[dict[str, Any]] | None = None,
+                   notes: Sequence[str] = ()) -> ArbenchExport:
     """Write the AR-Bench export under ``out`` (see the module docstring; into the run's
     ``staging`` when given, swapped in when the run commits). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
-    write (the previous export is kept)."""
+    write (the previous export is kept). ``review``: a reviewer's validity rates
+    (:class:`~buildds.schema.review.ValidityRate` fields) for the card; ``notes``: lines the
+    card lists under "Build notes" (e.g. what a statute profile cannot inject)."""
     out = Path(out)
     ordered = sorted(rows, key=lambda r: r.id)
     check_unique_ids((r.id for r in ordered), what="row")
@@ -172,6 +186,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
             "inputs": export_inputs(provenance),
             "options": json_block(provenance.get("options", {})),
             "validation": json_block(validation) if validation is not None else None,
+            "review": _review_lines(review), "notes": list(notes),
         }
         return render_card(context, CARD_TEMPLATE)
 

@@ -42,6 +42,7 @@ from buildds.jobs.judgments_inputs import (
     read_inputs,
     sha256_regular,
 )
+from buildds.jobs.judgments_review import apply_review, review_options
 from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
@@ -79,19 +80,22 @@ def code_version() -> str:
     return package_code_version(code_files(*_CODE))
 
 
+# long: the steps in order, each one call to a helper (the profile choice is a hook)
 def build_judgments(
     inputs: Sequence[Path], *, profile: str = "cn", errors: Sequence[str] = ALL_ERRORS,
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
     max_line_bytes: int | None = None, law_store: Path | None = None,
-    law_date: str = "judgment",
+    law_date: str = "judgment", review_sample: int | None = None,
+    review_verdicts: Path | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
     ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit). ``law_store``:
     a law store with PRC versions — each judgment is judged under the version of its date
     (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
-    ``law_dir`` then gives only the interpretations.
+    ``law_dir`` then gives only the interpretations. ``review_sample`` /
+    ``review_verdicts``: the reviewer's sample and verdicts (:mod:`.judgments_review`).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -108,6 +112,7 @@ def build_judgments(
         options["law_date"] = law_date
     if max_line_bytes is not None:
         options["max_line_bytes"] = max_line_bytes
+    verdicts = review_options(options, review_sample, review_verdicts)
     run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
@@ -147,6 +152,8 @@ def build_judgments(
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
+        apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
+                     verdicts_path=review_verdicts)
         if plan is not None:
             staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
         staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
@@ -298,7 +305,7 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -
     try:
         export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
                        provenance=provenance, seed=run.seed, validation=report.validation,
-                       staging=staging)
+                       staging=staging, review=report.review)
     except ExportError as exc:
         raise BuildError(exc.message, source=exc.source or str(run.out)) from exc
     report.exported = True

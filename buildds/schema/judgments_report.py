@@ -268,6 +268,9 @@ class JudgmentsReport:
     #: rows that failed validation and were left out of the export (see rejects.jsonl)
     dropped: int = 0
     seconds: float = 0.0
+    #: a reviewer's validity rates (``--review-verdicts``): per error type and ``all``, the
+    #: :class:`~buildds.schema.review.ValidityRate` fields; None without verdicts
+    review: list[dict[str, Any]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -320,6 +323,7 @@ class JudgmentsReport:
             "injections": {e: c.as_json() for e, c in self.injections.items()},
             "profile": self.profile.as_json() if self.profile else {}, "rows": self.rows,
             "exported": self.exported, "validation": self.validation,
+            **({"review": self.review} if self.review is not None else {}),
         }
 
     def restore(self, previous: dict[str, Any]) -> None:
@@ -332,6 +336,7 @@ class JudgmentsReport:
         self.profile, self.rows = ProfileSummary.from_json(previous["profile"]), previous["rows"]
         self.validation, self.exported = previous["validation"], True
         self.dropped = previous.get("dropped_rows", 0)
+        self.review = previous.get("review")
         if "failed" in previous:  # inputs found bad while parsing
             self.failed = [FailedInput.from_json(f) for f in previous["failed"]]
         self.unchanged = True
@@ -368,4 +373,12 @@ class JudgmentsReport:
         lines += [f"| {k} | {v} |" for k, v in (self.profile.as_json() if self.profile
                                                  else {}).items()]
         lines += ["", self.validation_md or "", ""]
+        if self.review is not None:
+            from buildds.schema.review import ValidityRate
+
+            lines += ["## Reviewer's verdicts (validity rate)", "",
+                      "| error type | valid / judged (95% Wilson interval) |", "|---|---|"]
+            lines += [f"| {r['error_type']} | {ValidityRate(**r).as_text()} |"
+                      for r in self.review]
+            lines.append("")
         return "\n".join(lines)
