@@ -29,6 +29,7 @@ __all__ = [
     "FactorKind",
     "InjectedJudgment",
     "InjectionSkip",
+    "JpDetails",
     "Judgment",
     "JudgmentReject",
     "JudgmentRejectReason",
@@ -75,7 +76,9 @@ class SentencingFactor(Frozen):
 
 
 SentenceKind = Literal["有期徒刑", "拘役", "管制", "无期徒刑", "死刑", "免予刑事处罚", "单处罚金",
-                       "none"]
+                       "none",
+                       # Japan (courts.go.jp precedents): 罰金 alone is kind 罰金
+                       "懲役", "禁錮", "拘禁刑", "無期懲役", "無期禁錮", "無期拘禁刑", "罰金", "科料"]
 #: kinds that carry a term in months
 CUSTODIAL_KINDS: frozenset[str] = frozenset({"有期徒刑", "拘役", "管制"})
 
@@ -123,12 +126,37 @@ class ChargeRef(Frozen):
     span: Span
 
 
+class JpDetails(Frozen):
+    """What a Japanese judgment (courts.go.jp precedent, dataset ``jp``) states besides the
+    fields every judgment has: the case, the 主文's other orders and the 法令の適用.
+
+    ``penal_articles``: 刑法 Book II articles the 罰条 apply ((article, のN or None), in order)
+    — the offences; ``general_articles``: 刑法 Book I articles cited (60 共同正犯, 45 併合罪,
+    66 酌量減軽 …); ``other_laws``: other statutes the 罰条 apply (公職選挙法 …; procedure,
+    刑事訴訟法, is not counted)."""
+
+    case_number: str = ""
+    case_name: str = ""
+    court_name: str = ""
+    trial_type: str = ""
+    #: 未決勾留日数中N日をその刑に算入する
+    detention_credit_days: int | None = None
+    #: 没収する
+    confiscation: bool = False
+    #: the 主文 suspends the sentence (執行を猶予する), also when the years are not read
+    suspended: bool = False
+    penal_articles: tuple[tuple[int, int | None], ...] = ()
+    general_articles: tuple[int, ...] = ()
+    other_laws: tuple[str, ...] = ()
+
+
 class Judgment(Frozen):
-    """One single-defendant criminal judgment (JuDGE full text or CAIL facts + meta)."""
+    """One single-defendant criminal judgment (JuDGE full text, CAIL facts + meta, or a
+    Japanese courts.go.jp precedent: dataset ``jp``, with :class:`JpDetails`)."""
 
     id: str
     source: Source
-    dataset: Literal["judge", "cail"]
+    dataset: Literal["judge", "cail", "jp"]
     #: 1-based line number in the source file
     line: int
     facts: str
@@ -158,6 +186,8 @@ class Judgment(Frozen):
     #: the earliest date of the facts (the start of the conduct: a heuristic, see
     #: :func:`buildds.extract.judgments.offence_date`); None when the facts name no date
     offence_date: date | None = None
+    #: a Japanese judgment's own fields (dataset ``jp``), else None
+    jp: JpDetails | None = None
 
     def spans(self) -> Iterator[Span]:
         for s in (self.facts_span, self.reasoning_span, self.judgment_span, self.amount_span):
@@ -193,7 +223,7 @@ JudgmentRejectReason = Literal["encoding", "line_too_long", "control_character",
 class JudgmentReject(Frozen):
     """A source record that did not become a :class:`Judgment`, and why."""
 
-    dataset: Literal["judge", "cail"]
+    dataset: Literal["judge", "cail", "jp"]
     source: str
     line: int
     id: str | None = None
