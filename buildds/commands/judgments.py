@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +12,9 @@ from buildds.cli_types import Utf8Path
 from buildds.commands.failures import echo_failures
 from buildds.errors import BuildError
 from buildds.safeio.limits import LIMITS
+
+if TYPE_CHECKING:
+    from buildds.schema.judgments_report import JudgmentsReport
 
 __all__ = ["judgments"]
 
@@ -39,11 +43,14 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 
 @click.command("judgments", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+                type=click.Path(exists=True, path_type=Path))
 @click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
               help="Output folder.")
-@click.option("--profile", type=click.Choice(["cn"]), default="cn", show_default=True,
-              help="Statute profile (PRC Criminal Law).")
+@click.option("--profile", type=click.Choice(["cn", "jp"]), default="cn", show_default=True,
+              help="Statute profile: cn (PRC Criminal Law; JuDGE / CAIL inputs) or jp (the "
+              "Japanese 刑法; courts.go.jp precedent JSON files or folders of them, --law a "
+              "folder with penal_code_articles.jsonl [default: data_raw/judgments/"
+              "jp-penal-code]; E3/E5 only, the other types are skipped with a reason).")
 @click.option("--errors", default=",".join(_ERRORS), show_default=True, callback=_error_list,
               help="Error types to inject, comma-separated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Injection seed.")
@@ -85,7 +92,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
               confusable: Path | None, limit: int | None, encoding: str | None,
               max_line_bytes: int | None, review_sample: int | None,
               review_verdicts: Path | None, quiet: bool, strict: bool) -> None:
-    """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
+    """Criminal judgments (JuDGE test.json, CAIL data_train.json; with --profile jp Japanese
+    courts.go.jp precedents) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
     statute profile, and writes the dataset (dataset/ for load_from_disk, data/<task>.parquet
@@ -106,9 +114,16 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
           --law ../shared/realdata/judgments/cn-criminal-law \\
           --confusable ../shared/realdata/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv
       buildds judgments test.json --out build/e3 --errors E3,E4 --limit 100 -q
+      buildds judgments ../shared/realdata/judgments/jp-precedents-sample --profile jp \\
+          --out build/jp --law ../shared/realdata/judgments/jp-penal-code
+      buildds judgments test.json --out build/arbench --review-sample 8
+      buildds judgments test.json --out build/arbench --review-verdicts verdicts.csv
     """
     from buildds.jobs.judgments import DEFAULT_CONFUSABLE, DEFAULT_LAW_DIR, build_judgments
 
+    if profile == "jp":
+        return _judgments_jp(inputs, out, errors, seed, law_dir, law_store, limit, review_sample,
+                             review_verdicts, quiet, strict, max_line_bytes)
     law_dir = law_dir or DEFAULT_LAW_DIR
     confusable = confusable or DEFAULT_CONFUSABLE
     missing = []
@@ -122,6 +137,9 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                        f"{confusable} does not exist)")
     if missing:
         raise click.UsageError("the statute files are required: pass " + " and ".join(missing))
+    if any(p.is_dir() for p in inputs):
+        raise click.UsageError("a folder is an input only with --profile jp; pass the "
+                               "JuDGE / CAIL files")
     try:
         report = build_judgments(list(inputs), profile=profile, errors=errors, seed=seed, out=out,
                                  law_dir=law_dir, confusable=confusable, limit=limit,
@@ -131,6 +149,36 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  review_verdicts=review_verdicts)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
+    _finish(report, out, strict)
+
+
+def _judgments_jp(inputs: tuple[Path, ...], out: Path, errors: tuple[str, ...], seed: int,
+                  law_dir: Path | None, law_store: Path | None, limit: int | None,
+                  review_sample: int | None, review_verdicts: Path | None, quiet: bool,
+                  strict: bool, max_line_bytes: int | None) -> None:
+    """``--profile jp``: the Japanese precedents against the 刑法 profile."""
+    from buildds.jobs.judgments import build_judgments
+    from buildds.jobs.judgments_jp import DEFAULT_JP_LAW_DIR
+
+    law_dir = law_dir or DEFAULT_JP_LAW_DIR
+    if law_store is not None:
+        raise click.UsageError("--law-store holds PRC versions: it cannot be used with "
+                               "--profile jp")
+    if not (law_dir / "penal_code_articles.jsonl").is_file():
+        raise click.UsageError(f"the statute files are required: pass --law DIR (a folder "
+                               f"holding penal_code_articles.jsonl; {law_dir} has none)")
+    try:
+        report = build_judgments(list(inputs), profile="jp", errors=errors, seed=seed, out=out,
+                                 law_dir=law_dir, confusable=law_dir, limit=limit,
+                                 progress=not quiet, review_sample=review_sample,
+                                 review_verdicts=review_verdicts, max_line_bytes=max_line_bytes)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from exc
+    _finish(report, out, strict)
+
+
+def _finish(report: JudgmentsReport, out: Path, strict: bool) -> None:
+    """The summary, the failures, and the exit status (see the command's help)."""
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
     if strict and (not report.ok or report.bad_records or report.dropped):

@@ -149,13 +149,14 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                    validation: dict[str, Any] | None = None,
                    staging: OutputStaging | None = None,
                    review: Sequence[dict[str, Any]] | None = None,
-                   notes: Sequence[str] = ()) -> ArbenchExport:
+                   notes: Sequence[str] = (), jurisdiction: str = "cn") -> ArbenchExport:
     """Write the AR-Bench export under ``out`` (see the module docstring; into the run's
     ``staging`` when given, swapped in when the run commits). Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept). ``review``: a reviewer's validity rates
     (:class:`~buildds.schema.review.ValidityRate` fields) for the card; ``notes``: lines the
-    card lists under "Build notes" (e.g. what a statute profile cannot inject)."""
+    card lists under "Build notes" (e.g. what a statute profile cannot inject);
+    ``jurisdiction``: ``cn`` or ``jp`` (the card's language and tags)."""
     out = Path(out)
     ordered = sorted(rows, key=lambda r: r.id)
     check_unique_ids((r.id for r in ordered), what="row")
@@ -169,10 +170,11 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
     def card(sizes: dict[str, dict[str, int]]) -> str:
         front_matter = hub_front_matter({
             "pretty_name": "AR-Bench (appellate review of criminal judgments), built by buildds",
-            "language": ["zh"],
+            "language": ["ja"] if jurisdiction == "jp" else ["zh"],
             "license": "other",
             "task_categories": ["text-classification", "text-generation"],
-            "tags": ["legal", "chinese-law", "criminal-law", "ar-bench", "error-detection"],
+            "tags": ["legal", "japanese-law" if jurisdiction == "jp" else "chinese-law",
+                     "criminal-law", "ar-bench", "error-detection"],
         }, n=len(ordered), splits=TASKS, sizes=sizes, features=features)
         context = {
             "front_matter": front_matter,

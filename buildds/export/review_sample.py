@@ -43,7 +43,7 @@ ERROR_ABOUT = {"E1": "erroneous charge", "E2": "omission of charges",
                "E5": "fixed fine outside limits", "E6": "proportional fine outside limits"}
 #: rationale keys shown first, in this order, with their labels
 _WHY = (("charge", "charge"), ("confusable_pair", "confusable pair (gold → injected)"),
-        ("omitted", "omitted"), ("law", "statute (fine rule)"), ("rule", "rule from"),
+        ("omitted", "omitted"), ("law", "statute text"), ("rule", "rule from"),
         ("tier", "statute tier"), ("kind", "penalty kind"), ("range_months", "range (months)"),
         ("adjacent_tier", "adjacent tier"), ("adjacent_range_months", "adjacent range (months)"),
         ("range_yuan", "fine range"), ("amount_yuan", "amount involved"),

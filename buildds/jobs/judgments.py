@@ -42,6 +42,14 @@ from buildds.jobs.judgments_inputs import (
     read_inputs,
     sha256_regular,
 )
+from buildds.jobs.judgments_jp import (
+    JP_NOTES,
+    check_jp_options,
+    jp_law_files,
+    jp_rows,
+    parse_jp,
+    read_jp_inputs,
+)
 from buildds.jobs.judgments_review import apply_review, review_options
 from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
 from buildds.safeio.hashing import sha256_bytes
@@ -105,7 +113,9 @@ def build_judgments(
     started = time.perf_counter()
     out = Path(out)
     law_dir, confusable = Path(law_dir), Path(confusable)
-    check_options(profile, errors, inputs, law_dir if law_store is None else None, confusable)
+    jp = profile == "jp"  # Japanese precedents and 刑法: the steps of .judgments_jp
+    (check_jp_options if jp else check_options)(
+        profile, errors, inputs, law_dir if law_store is None else None, confusable)
     options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
                                "limit": limit, "normal_share": normal_share}
     if law_store is not None:
@@ -118,10 +128,11 @@ def build_judgments(
                        max_line_bytes=max_line_bytes, options=options,
                        report=JudgmentsReport(out=out, code_version=code_version()))
     clean_stale_staging(out)  # what an interrupted run left
-    probed = read_inputs(run, inputs)
-    law_files = sorted([law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
-                        confusable.parent / "jurex_crime2article.json",
-                        *(sorted(Path(law_store).glob("CN-CRIMINAL-LAW/*")) if law_store else [])])
+    probed: Sequence[Any] = read_jp_inputs(run, inputs) if jp else read_inputs(run, inputs)
+    law_files = jp_law_files(law_dir) if jp else sorted([
+        law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
+        confusable.parent / "jurex_crime2article.json",
+        *(sorted(Path(law_store).glob("CN-CRIMINAL-LAW/*")) if law_store else [])])
     run.report.fingerprint = _fingerprint(run, law_files)
     if probed and _restore_unchanged(run.report, out):
         run.report.seconds = time.perf_counter() - started
@@ -132,7 +143,8 @@ def build_judgments(
 
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
-        judgments = _parse(run, probed, lambda n: bar.update(task, advance=n))
+        judgments = (parse_jp if jp else _parse)(run, probed,
+                                                 lambda n: bar.update(task, advance=n))
         if not judgments:
             _write_reports(run.report, run.rejects, out, started)
             raise BuildError("no judgment could be read from the inputs:\n  "
@@ -141,7 +153,8 @@ def build_judgments(
         bar.update(task, description="profile")
         plan = None if law_store is None else plan_versions(
             judgments, store=law_store, law_dir=law_dir, confusable=confusable, rule=law_date)
-        statutes = build_cn_profile(law_dir, confusable) if plan is None else plan.latest()
+        statutes = (_jp_profile(law_dir) if jp else build_cn_profile(law_dir, confusable)
+                    if plan is None else plan.latest())
         run.report.profile = ProfileSummary.of(statutes.coverage, judgments,
                                                lambda c: _charge_known(statutes, c))
         bar.update(task, description="injecting")
@@ -153,7 +166,7 @@ def build_judgments(
                                      plan.profiles() if plan else None)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
-                     verdicts_path=review_verdicts)
+                     verdicts_path=review_verdicts, lang="ja" if jp else "zh")
         if plan is not None:
             staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
         staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
@@ -233,10 +246,12 @@ def _inject(run: JudgmentsRun, judgments: list[Judgment], statutes: Any,
     donor corpus; with a ``plan``, against each judgment's version); each skip is a reject
     and counted."""
     from buildds.inject_errors import inject_all
+    from buildds.inject_errors.jp_injectors import inject_jp
     from buildds.jobs.judgments_versions import inject_by_version
 
-    done, skipped = (inject_all(judgments, errors=list(run.errors), profile=statutes,
-                                seed=run.seed, corpus=judgments) if plan is None else
+    inject = inject_jp if run.options["profile"] == "jp" else inject_all
+    done, skipped = (inject(judgments, errors=list(run.errors), profile=statutes,
+                            seed=run.seed, corpus=judgments) if plan is None else
                      inject_by_version(plan, judgments, errors=run.errors, seed=run.seed))
     for s in skipped:
         run.reject(InjectReject(reason=s.reason, message=s.message, id=s.source_id,
@@ -259,7 +274,9 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     for j in judgments:
         if not j.judgment.strip():
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset))
-    if plan is not None:
+    if run.options["profile"] == "jp":
+        rows = jp_rows(run, judgments, done, statutes, law_dir)
+    elif plan is not None:
         rows = rows_by_version(plan, judgments, done, seed=run.seed,
                                normal_share=run.normal_share)
     else:
@@ -305,7 +322,9 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -
     try:
         export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
                        provenance=provenance, seed=run.seed, validation=report.validation,
-                       staging=staging, review=report.review)
+                       staging=staging, review=report.review,
+                       notes=JP_NOTES if run.options["profile"] == "jp" else (),
+                       jurisdiction=run.options["profile"])
     except ExportError as exc:
         raise BuildError(exc.message, source=exc.source or str(run.out)) from exc
     report.exported = True
@@ -329,6 +348,17 @@ def _write_reports(report: JudgmentsReport, rejects: Rejects | None, out: Path,
     if report.exported:  # last in the swap: it vouches for the dataset beside it
         staging.write_text(marker, report.fingerprint + "\n", last=True)
     staging.commit()
+
+
+def _jp_profile(law_dir: Path) -> Any:
+    """The Japanese 刑法 profile (:func:`buildds.inject_errors.jp_profile.load_jp_profile`)."""
+    from buildds.errors import ExtractError
+    from buildds.inject_errors.jp_profile import load_jp_profile
+
+    try:
+        return load_jp_profile(law_dir)
+    except ExtractError as exc:
+        raise BuildError(exc.message, source=exc.source) from exc
 
 
 def _charge_known(profile: Any, charge: str) -> bool:

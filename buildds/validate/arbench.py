@@ -218,10 +218,15 @@ def _profile_range(profile: StatuteProfile, charge: str, tier: str, kind: str,
     return ranges[0] if ranges else None
 
 
-def _check_e3(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile) -> str | None:
+def _sentence(row: ArbenchRow) -> Any:
+    """The row's judgment re-parsed: a Japanese 主文 (dataset ``jp``) by its own parser."""
     from buildds.extract.judgments import parse_sentence
+    from buildds.extract.judgments.jp_sentence import parse_jp_sentence
+    return parse_jp_sentence(row.judgment)[0] if row.dataset == "jp" else parse_sentence(row.judgment)
 
-    s = parse_sentence(row.judgment)
+
+def _check_e3(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile) -> str | None:
+    s = _sentence(row)
     if s.months is None:
         return "no term in the anomalous judgment"
     charge, kind = str(rat["charge"]), str(rat["kind"])
@@ -255,9 +260,9 @@ def _fine_rule(profile: StatuteProfile, rat: Mapping[str, Any]) -> FineRule | No
 
 def _check_fine(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile,
                 etype: str) -> str | None:
-    from buildds.extract.judgments import parse_amount_involved, parse_sentence
+    from buildds.extract.judgments import parse_amount_involved
 
-    s = parse_sentence(row.judgment)
+    s = _sentence(row)
     if s.fine_yuan is None:
         return "no fine in the anomalous judgment"
     rule = _fine_rule(profile, rat)
