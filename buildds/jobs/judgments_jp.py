@@ -123,7 +123,7 @@ def parse_jp(run: JudgmentsRun, probed: Sequence[JpInput], advance: Callable[[in
     from buildds.extract.judgments.jp_precedent import read_jp_precedents
     from buildds.schema.judgments import Judgment, JudgmentReject
 
-    report, seen = run.report, {}
+    report, seen = run.report, dict[str, str]()
     judgments: list[Judgment] = []
     for found in probed:
         mine: list[Judgment] = []

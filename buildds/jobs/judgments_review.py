@@ -79,7 +79,7 @@ def apply_review(run: JudgmentsRun, rows: Sequence[ArbenchRow], staging: OutputS
         for name in ("review_sample.md", "review_sample.html", "verdicts_template.csv"):
             staging.remove(run.out / REVIEW_DIR / name)
     else:
-        available = Counter(r.error_type for r in rows if r.label == 1)
+        available: dict[str, int] = dict(Counter(r.error_type for r in rows if r.label == 1))
         files = review_files(review_sample(rows, sample, run.seed), seed=run.seed, n=sample,
                              available=available, lang=lang)
         for name, text in files.items():

@@ -107,7 +107,7 @@ def read_jp_precedents(paths: Sequence[str | Path], *, seen: dict[str, str] | No
         except ExtractError as exc:
             reason = exc.message.split(":", 1)[0]
             yield JudgmentReject(dataset="jp", source=str(path), line=1,
-                                 reason=reason if reason in ("encoding", "malformed_json")
+                                 reason=reason if reason in ("encoding", "malformed_json")  # type: ignore[arg-type]
                                  else "bad_value", message=exc.message)
             continue
         yield parse_jp_precedent(value, source=Source(path=name, sha256=sha256_bytes(data)),
