@@ -16,6 +16,10 @@ Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the
 ``rejects.jsonl`` (every rejected judgment, every skipped injection, every judgment that
 cannot be a normal row — each with stage and reason), ``report.json`` / ``report.md``.
 
+``--profile jp`` (Japanese courts.go.jp precedents against the 刑法) swaps in the read, parse,
+profile, inject and rows steps of :mod:`.judgments_jp`; ``--review-sample`` /
+``--review-verdicts`` add ``review/`` and the validity rates (:mod:`.judgments_review`).
+
 The build has a fingerprint over the inputs' and the law files' content, the options and
 the code; when it equals the one recorded with the existing export, nothing is parsed or
 written (``report.unchanged``). A dataset that fails validation is not exported.
@@ -80,8 +84,9 @@ DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
 #: the code of the build: this job and every buildds module it imports (buildds.code_version),
-#: and the card's template
-_CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",))
+#: and the templates of the card and the reviewer's sample
+_CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",
+                                       "export/templates/review_sample.html.j2"))
 
 
 def code_version() -> str:
