@@ -18,7 +18,7 @@ and written into the rationale. Then, in the judgment part
 - an item (``二、…``) that confiscates only the omitted offence's objects (枪支, 毒品, 赌资 …)
   goes and the items are renumbered;
 
-in the reasoning (:mod:`buildds.inject_errors.e2_reasoning`): list mentions, sentences only
+in the reasoning (:mod:`buildds.inject_errors.omission_reasoning`): list mentions, sentences only
 about the omitted offences, the 数罪并罚 talk, and the cited articles of the omitted charges
 and art. 69 (and 22–24/27/28 when their factor went with the omitted offence's sentences).
 
@@ -46,8 +46,8 @@ from buildds.inject_errors.combined_sentence import (
     severity,
     term_note,
 )
-from buildds.inject_errors.e2_judgment_part import item_ops, judgment_ops
-from buildds.inject_errors.e2_reasoning import citation_deletions, mentions, reasoning_deletions
+from buildds.inject_errors.omission_judgment_part import item_ops, judgment_ops
+from buildds.inject_errors.omission_reasoning import citation_deletions, mentions, reasoning_deletions
 from buildds.inject_errors.edits import apply_edits
 from buildds.schema.judgments import Judgment, SpanEdit
 
