@@ -39,7 +39,7 @@ _OTHER_RE = re.compile(
     rf"|没收(?:个人)?(?:全部|部分)?财产(?:人民币)?(?:{MONEY_RE.pattern})?)")
 _NOTE_RE = re.compile(r"[（(][^（）()]{0,40}[)）]")
 _CLAUSE_RE = re.compile(
-    r"犯(?!罪)(?P<name>(?:(?!罪、)[^\s，,。；;：:（）()“”\"]){2,40}?)罪[，,]\s*(?P<lead>判处|免[予于除]刑事处罚|单处)")
+    r"犯(?!罪)(?P<name>(?:(?!罪、)[^\s，,。；;：:（）()“”\"]){2,40}?)罪[，,]?\s*(?P<lead>判处|免[予于除]刑事处罚|单处)")
 _PREFIX_RE = re.compile(r"(?:被告人|上诉人|原审被告人)(?:（原审被告人）)?[^\s，,。；;：:、（）()]{1,20}$")
 _BETWEEN_RE = re.compile(r"\s*[，,；;。]\s*")
 _COMBINED_RE = re.compile(
@@ -219,8 +219,8 @@ def term_note(text: str, start: int, end: int) -> TermNote | None | str:
     if len(found) > 1:
         return "several_notes"
     m = found[0]
-    s = DATE_RE.fullmatch(m["s"].strip())
-    e = DATE_RE.fullmatch(m["e"].strip())
+    s = DATE_RE.fullmatch(m["s"].strip().replace("○", "〇"))
+    e = DATE_RE.fullmatch(m["e"].strip().replace("○", "〇"))
     if s is None or e is None:
         return "note_unparsed"
     sd, ed = _date_of(s), _date_of(e)
@@ -228,7 +228,8 @@ def term_note(text: str, start: int, end: int) -> TermNote | None | str:
         return "note_unparsed"
     lead = len(m["e"]) - len(m["e"].lstrip())
     e_start = m.start("e") + lead
-    return TermNote(start=sd, end=ed, end_span=(e_start, e_start + len(e.group())), end_text=e.group())
+    end_text = text[e_start:e_start + len(e.group())]
+    return TermNote(start=sd, end=ed, end_span=(e_start, e_start + len(end_text)), end_text=end_text)
 
 
 def _date_of(m: re.Match[str]) -> date | None:
@@ -260,12 +261,12 @@ _CN_DIGITS = "〇一二三四五六七八九"
 def format_date_like(day: date, like: str) -> str:
     """``day`` written like ``like`` (``2015年6月1日``, ``2015年06月01日``, full-width digits,
     ``二〇一五年六月一日`` or with 零)."""
-    m = DATE_RE.fullmatch(like)
+    m = DATE_RE.fullmatch(like.replace("○", "〇"))
     if m is None:
         raise ValueError(f"not a date: {like!r}")
-    year = m["y"]
-    if year[0] in _CN_DIGITS + "零":
-        zero = "零" if "零" in year else "〇"
+    year = like[m.start("y"):m.end("y")]
+    if year[0] in _CN_DIGITS + "零○":
+        zero = next((z for z in "零○" if z in year), "〇")
         y = "".join(_CN_DIGITS[int(c)] for c in str(day.year)).replace("〇", zero)
         return f"{y}年{int_to_cn(day.month)}月{int_to_cn(day.day)}日"
     wide = year[0] in "０１２３４５６７８９"

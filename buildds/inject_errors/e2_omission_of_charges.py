@@ -55,6 +55,10 @@ __all__ = ["OmissionOfCharges", "merge_ops"]
 
 _PRIOR = re.compile(r"前罪|余刑|没有执行的|尚未执行的|未执行完毕的|漏罪|撤销[^。；]{0,40}(?:缓刑|假释)|与[^。；]{0,60}并罚")
 _COMBINE = re.compile(r"数罪并罚|[二两三四数]罪并罚|决定执行|合并执行|并罚")
+_FINAL = re.compile(r"决定执行|合并执行|决定合并执行|[，；。]执行(?=有期徒刑|拘役|管制|无期徒刑)")
+#: the penalty articles that go with a charge's defining article (贪污 382 → 383, 受贿 385
+#: → 386 → 383, 行贿 389 → 390)
+_COMPANIONS = {382: (383,), 385: (386, 383), 389: (390,)}
 _FACTOR_ARTICLES = {22: "预备", 23: "未遂", 24: "中止", 27: "从犯", 28: "胁从"}
 
 Op = tuple[int, int, str]
@@ -127,6 +131,9 @@ def _targets(ctx: InjectionContext, omitted: list[str], kept: str
                 p.paragraph is None or k.paragraph is None or p.paragraph == k.paragraph):
             raise SkipInjection("shared_article", f"{name} and {kept} share article {p.article}")
         out.append((p.article, p.paragraph, p.article_sub))
+    kept_needs = {k.article, *_COMPANIONS.get(k.article, ())} if k is not None else set()
+    out += [(n, None, None) for t in list(out) for n in _COMPANIONS.get(t[0], ())
+            if n not in kept_needs]
     return out
 
 
@@ -147,6 +154,9 @@ class OmissionOfCharges(BaseInjector):
                 raise SkipInjection("prior_conviction", f"combined with an earlier sentence ({m.group()})")
         if {70, 71} & set(judgment.articles):
             raise SkipInjection("prior_conviction", "art. 70/71 (漏罪 / 新罪) cited")
+        if len(_FINAL.findall(text, js.start, js.end)) > 1:
+            raise SkipInjection("several_combined_sentences",
+                                "more than one 决定执行 (an appeal quoting the first instance)")
         block = parse_block(text, js.start, js.end)
         if block is None:
             raise SkipInjection("no_combined_sentence",

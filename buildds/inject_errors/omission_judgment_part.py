@@ -20,7 +20,6 @@ __all__ = ["item_ops", "judgment_ops", "objects_of"]
 
 Op = tuple[int, int, str]
 
-_FINE_SENTENCE_RE = re.compile(r"罚金[^。；;（）()]*?(?:缴纳|缴清|交纳|缴付|缴|已付)[^。；;（）()，,]*")
 _ITEM_RE = re.compile(r"(?:(?<=[\s。；;：:])|^)(?P<n>[一二三四五六七八九十]+)、")
 #: objects an offence is about, by a word of the charge name (an item confiscating them is
 #: about that offence)
@@ -36,6 +35,9 @@ _OBJECTS: dict[str, tuple[str, ...]] = {
     "身份证": ("身份证",),
     "证件": ("证件", "印章"),
 }
+#: an item that disposes of objects (and passes no sentence)
+_DISPOSAL_RE = re.compile(r"没收|收缴|追缴|销毁|上缴|依法处理")
+_SENTENCE_RE = re.compile(r"犯[^，。；]{1,40}罪|判处|执行")
 _GENERIC_RE = re.compile(r"违法所得|退赔|赃|责令|赔偿|发还|作案工具|犯罪工具")
 
 
@@ -74,22 +76,27 @@ def judgment_ops(text: str, block: Block, k: int, end: int) -> list[Op]:
 
 
 def _fine_sentence_ops(text: str, start: int, limit: int) -> list[Op]:
-    """Drop the 罚金 payment sentences of the notes after ``start`` (up to the end of the
-    item: the next ``。 二、`` or ``limit``, the end of the judgment part)."""
+    """Drop the sentences about the 罚金 in the notes after ``start`` (up to the end of the
+    item: the next ``。 二、`` or ``limit``, the end of the judgment part); a sentence runs
+    between 。；，（ and 。；）."""
     item = _ITEM_RE.search(text, start, limit)
     end = item.start() if item else limit
     ops: list[Op] = []
-    for m in _FINE_SENTENCE_RE.finditer(text, start, end):
-        s, e = m.span()
+    pos = start
+    while (at := text.find("罚金", pos, end)) >= 0:
+        s = max(text.rfind(c, start, at) for c in "。；;，,（(") + 1
+        stops = [i for i in (text.find(c, at, end) for c in "。；;）)") if i >= 0]
+        e = min(stops) if stops else end
         before, after = text[s - 1], text[e:e + 1]
+        if s <= start:
+            raise SkipInjection("fine_note_not_isolable", f"cannot drop {text[at:e]!r}")
         if before in "（(" and after in ")）":
             ops.append((s - 1, e + 1, ""))
         elif before in "；;，,":
             ops.append((s - 1, e, ""))
-        elif before in "。" or before.isspace():
-            ops.append((s, e + 1 if after in "。；;" else e, ""))
         else:
-            raise SkipInjection("fine_note_not_isolable", f"cannot drop {m.group()!r}")
+            ops.append((s, e + 1 if after in "。；;" else e, ""))
+        pos = max(e, at + 2)
     return ops
 
 
@@ -105,7 +112,8 @@ def item_ops(text: str, start: int, end: int, block: Block, kept: str,
     drop = []
     for (s, e), label in zip(bounds, labels):
         body = text[label.end():e]
-        if s <= block.clauses[0].start < e or not any(w in body for w in om_words):
+        if s <= block.clauses[0].start < e or not any(w in body for w in om_words) \
+                or not _DISPOSAL_RE.search(body) or _SENTENCE_RE.search(body):
             drop.append(False)
             continue
         if any(w in body for w in objects_of(kept)) or _GENERIC_RE.search(body):

@@ -29,7 +29,9 @@ ArticleTarget = tuple[int, "int | None", "int | None"]
 _SENTENCE_END = "。！？"
 _UNIT_SEP = "，；,;："
 _MARKER_RE = re.compile(r"并罚|一人犯[数二两三四五]罪|[数二两三四五]罪|总和刑期|数刑中最高|决定执行的刑罚|附加刑仍须执行")
-_PROTECTED_RE = re.compile(r"依照|依据|根据[^。]*规定|刑法》|之规定")
+#: the citation sentence (依照…之规定，判决如下) is edited by :func:`citation_deletions` only
+_PROTECTED_RE = re.compile(r"依照|依据")
+_CONNECTIVE_RE = re.compile(r"\s*(?:据此|综上所述|综上|因此|故此|为此)[，,：:]?")
 _COURT_RE = re.compile(r"\s*本院认为")
 _CONT_RE = re.compile(r"\s*[、，,]\s*(?:第?[一二三四五六七八九十0-9]+款|第?[（(][一二三四五六七八九十0-9]+[)）]项)"
                       r"(?:第?[（(]?[一二三四五六七八九十0-9]+[)）]?项)?")
@@ -127,7 +129,7 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                          rf"|{re.escape(defendant)})") if defendant else None
     for s_start, s_end in _split(text, start, end, _SENTENCE_END):
         full_end = s_end + 1 if s_end < end else s_end
-        if s_start >= s_end or _PROTECTED_RE.search(text, s_start, s_end):
+        if s_start >= s_end or _PROTECTED_RE.search(text, s_start, s_end) or s_end == end:
             continue
         units = [u for u in _split(text, s_start, s_end, _UNIT_SEP)]
         drop = [False] * len(units)
@@ -141,6 +143,12 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                 drop[i] = True
             elif _has(text, u, omitted, all_names, lists) and not _has(text, u, [kept], all_names):
                 drop[i] = True
+            if any(re.search(rf"构成了?{re.escape(n)}罪", text[u[0]:u[1]]) for n in omitted):
+                j = i - 1  # …，又持凶器伤害他人，致一人轻伤，其行为又构成Y罪: the units before go too
+                while j >= 0 and not drop[j] and "构成" not in text[units[j][0]:units[j][1]] \
+                        and not _COURT_RE.match(text, *units[j]) and not _has(text, units[j], [kept], all_names):
+                    drop[j] = True
+                    j -= 1
             if _COURT_RE.match(text, u[0], u[1]) and text[u[1]:u[1] + 1] in "，,：:":
                 drop[i] = False  # 本院认为， stays
         if not any(drop):
@@ -149,7 +157,8 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                     for m in re.finditer("分别", text[u[0]:u[1]])]
             continue
         if units and _COURT_RE.match(text, *units[0]) and all(drop[1:]) and len(units) > 1:
-            out.append((units[1][0], full_end))  # 本院认为，[…]。 → 本院认为，<next sentence>
+            nxt = _CONNECTIVE_RE.match(text, full_end, end)
+            out.append((units[1][0], nxt.end() if nxt else full_end))  # 本院认为，<next sentence>
             continue
         if all(drop):
             out.append((s_start, full_end))
