@@ -143,7 +143,7 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                 drop[i] = True
             elif _has(text, u, omitted, all_names, lists) and not _has(text, u, [kept], all_names):
                 drop[i] = True
-            if any(re.search(rf"构成了?{re.escape(n)}罪", text[u[0]:u[1]]) for n in omitted):
+            if drop[i] and any(re.search(rf"构成了?{re.escape(n)}罪", text[u[0]:u[1]]) for n in omitted):
                 j = i - 1  # …，又持凶器伤害他人，致一人轻伤，其行为又构成Y罪: the units before go too
                 while j >= 0 and not drop[j] and "构成" not in text[units[j][0]:units[j][1]] \
                         and not _COURT_RE.match(text, *units[j]) and not _has(text, units[j], [kept], all_names):
