@@ -46,9 +46,13 @@ from buildds.inject_errors.combined_sentence import (
     severity,
     term_note,
 )
-from buildds.inject_errors.omission_judgment_part import item_ops, judgment_ops
-from buildds.inject_errors.omission_reasoning import citation_deletions, mentions, reasoning_deletions
 from buildds.inject_errors.edits import apply_edits
+from buildds.inject_errors.omission_judgment_part import item_ops, judgment_ops
+from buildds.inject_errors.omission_reasoning import (
+    citation_deletions,
+    mentions,
+    reasoning_deletions,
+)
 from buildds.schema.judgments import Judgment, SpanEdit
 
 __all__ = ["OmissionOfCharges", "merge_ops"]
@@ -67,18 +71,16 @@ Op = tuple[int, int, str]
 def merge_ops(text: str, ops: list[Op]) -> list[SpanEdit]:
     """Span edits from (start, end, new) ops on ``text``: touching or overlapping ops merge
     (their new texts joined in order); an insertion strictly inside a replaced range raises."""
-    merged: list[list[object]] = []
+    merged: list[Op] = []
     for s, e, new in sorted(ops, key=lambda o: (o[0], o[1])):
-        if merged and s <= merged[-1][1]:  # type: ignore[operator]
-            last = merged[-1]
-            if new and s < last[1]:  # type: ignore[operator]
+        if merged and s <= merged[-1][1]:
+            ls, le, lnew = merged[-1]
+            if new and s < le:
                 raise SkipInjection("overlapping_edits", "an insertion falls inside a deletion")
-            last[1] = max(last[1], e)  # type: ignore[call-overload]
-            last[2] = f"{last[2]}{new}"
+            merged[-1] = (ls, max(le, e), lnew + new)
         else:
-            merged.append([s, e, new])
-    return [SpanEdit(start=s, end=e, old=text[s:e], new=n)  # type: ignore[index, misc]
-            for s, e, n in merged if (s, n) != (e, "")]
+            merged.append((s, e, new))
+    return [SpanEdit(start=s, end=e, old=text[s:e], new=n) for s, e, n in merged if (s, n) != (e, "")]
 
 
 def _pick(block: Block) -> int:

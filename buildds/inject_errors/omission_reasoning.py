@@ -139,9 +139,9 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                     if seg[0] <= u[0] and u[1] <= seg[1]:
                         drop[i] = True
         for i, u in enumerate(units):
-            if _MARKER_RE.search(text, u[0], u[1]):
-                drop[i] = True
-            elif _has(text, u, omitted, all_names, lists) and not _has(text, u, [kept], all_names):
+            only_omitted = (_has(text, u, omitted, all_names, lists)
+                            and not _has(text, u, [kept], all_names))
+            if only_omitted or _MARKER_RE.search(text, u[0], u[1]):
                 drop[i] = True
             if drop[i] and any(re.search(rf"构成了?{re.escape(n)}罪", text[u[0]:u[1]]) for n in omitted):
                 j = i - 1  # …，又持凶器伤害他人，致一人轻伤，其行为又构成Y罪: the units before go too
@@ -157,8 +157,8 @@ def reasoning_deletions(text: str, start: int, end: int, *, kept: str, omitted: 
                     for m in re.finditer("分别", text[u[0]:u[1]])]
             continue
         if units and _COURT_RE.match(text, *units[0]) and all(drop[1:]) and len(units) > 1:
-            nxt = _CONNECTIVE_RE.match(text, full_end, end)
-            out.append((units[1][0], nxt.end() if nxt else full_end))  # 本院认为，<next sentence>
+            conn = _CONNECTIVE_RE.match(text, full_end, end)
+            out.append((units[1][0], conn.end() if conn else full_end))  # 本院认为，<next sentence>
             continue
         if all(drop):
             out.append((s_start, full_end))

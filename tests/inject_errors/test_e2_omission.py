@@ -9,6 +9,7 @@ import collections
 import random
 import re
 from datetime import date, timedelta
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -19,8 +20,8 @@ from buildds.extract.judgments.dates import DATE_RE
 from buildds.inject_errors.base import InjectionContext
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
 from buildds.inject_errors.combined_sentence import add_months, parse_block
-from buildds.inject_errors.omission_reasoning import mentions
 from buildds.inject_errors.edits import undo_edits
+from buildds.inject_errors.omission_reasoning import mentions
 from buildds.inject_errors.registry import injectors
 from buildds.inject_errors.tiers import charge_profile
 from buildds.schema.judgments import InjectedJudgment, Judgment
@@ -36,7 +37,7 @@ _COMBINE = re.compile(r"数罪并罚|决定执行|合并执行|并罚")
 def _date(text: str) -> date:
     m = DATE_RE.fullmatch(text.strip())
     assert m is not None, text
-    return date(*(to_int_number(m[k]) for k in ("y", "m", "d")))  # type: ignore[misc]
+    return date(*(to_int_number(m[k]) for k in ("y", "m", "d")))  # type: ignore[arg-type, misc]
 
 
 def assert_coherent(out: InjectedJudgment, profile: StatuteProfile) -> None:
@@ -44,11 +45,12 @@ def assert_coherent(out: InjectedJudgment, profile: StatuteProfile) -> None:
     j = out.original
     assert undo_edits(out.anomalous_text, out.edits) == j.full_text
     assert out.facts == j.facts
-    kept, omitted = out.rationale["kept"], out.gold_correction["omitted"]
-    assert set(out.gold_correction["charges"]) == {kept, *omitted}  # type: ignore[arg-type]
-    for name in omitted:  # type: ignore[union-attr]
-        assert not mentions(out.judgment, name, [kept]), (name, out.judgment)  # type: ignore[list-item]
-        assert not mentions(out.reasoning, name, [kept]), (name, out.reasoning)  # type: ignore[list-item]
+    kept = cast(str, out.rationale["kept"])
+    omitted = cast(list[str], out.gold_correction["omitted"])
+    assert set(cast(list[str], out.gold_correction["charges"])) == {kept, *omitted}
+    for name in omitted:
+        assert not mentions(out.judgment, name, [kept]), (name, out.judgment)
+        assert not mentions(out.reasoning, name, [kept]), (name, out.reasoning)
     assert not _COMBINE.search(out.judgment), out.judgment
     assert f"犯{kept}罪" in out.judgment
     # the sentence is the kept charge's own
@@ -63,14 +65,15 @@ def assert_coherent(out: InjectedJudgment, profile: StatuteProfile) -> None:
     if old is not None and new is not None:
         start = _date(old["s"])
         assert _date(new["s"]) == start
-        combined, kept_months = out.rationale["combined_months"], out.rationale["kept_months"]
-        offset = add_months(start, combined) - timedelta(days=1) - _date(old["e"])  # type: ignore[arg-type]
-        assert _date(new["e"]) == add_months(start, kept_months) - timedelta(days=1) - offset  # type: ignore[arg-type]
+        combined = cast(int, out.rationale["combined_months"])
+        kept_months = cast(int, out.rationale["kept_months"])
+        offset = add_months(start, combined) - timedelta(days=1) - _date(old["e"])
+        assert _date(new["e"]) == add_months(start, kept_months) - timedelta(days=1) - offset
     # the citation list lacks art. 69 and the omitted charges' articles
     cited = {a.number for a in parse_articles(out.reasoning)}
-    kept_article = charge_profile(profile, kept).article  # type: ignore[arg-type]
+    kept_article = charge_profile(profile, kept).article
     assert 69 not in cited
-    for name in omitted:  # type: ignore[union-attr]
+    for name in omitted:
         article = charge_profile(profile, name).article
         assert article == kept_article or article not in cited
 
@@ -175,11 +178,11 @@ def test_three_charges_keep_the_heaviest() -> None:
 @pytest.mark.parametrize("judgment_part, reason", [
     ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，与之前犯抢夺罪没有执行的刑罚并罚，决定执行有期徒刑一年。",
      "prior_conviction"),
-    ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，并处罚金二千元；犯抢夺罪，判处有期徒刑六个月，"
-     "决定执行有期徒刑一年，并处罚金五千元。", "combined_fine_mismatch"),
+    (("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，并处罚金二千元；犯抢夺罪，判处有期徒刑六个月，"
+      "决定执行有期徒刑一年，并处罚金五千元。"), "combined_fine_mismatch"),
     ("判决如下：被告人张三犯盗窃罪、抢夺罪，决定执行有期徒刑一年。", "no_combined_sentence"),
-    ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，并处剥夺政治权利一年，"
-     "决定执行有期徒刑一年，并处剥夺政治权利一年。", "additional_penalty"),
+    (("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，并处剥夺政治权利一年，"
+      "决定执行有期徒刑一年，并处剥夺政治权利一年。"), "additional_penalty"),
     ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月。", "no_combined_sentence"),
 ])
 def test_skips(judgment_part: str, reason: str) -> None:
