@@ -95,26 +95,18 @@ def _has(text: str, span: tuple[int, int], names: Sequence[str], all_names: Sequ
 
 def _list_deletions(text: str, start: int, end: int, omitted: Sequence[str],
                     all_names: Sequence[str]) -> list[tuple[int, int]]:
-    """``X罪、Y罪`` / ``X罪和Y罪`` / ``X、Y`` (with another charge name next to it) → drop
-    the omitted one with its join."""
-    out = []
-    piece = text[start:end]
-    others = [n for n in all_names if n not in omitted] + list(omitted)
-    for name in omitted:
-        for a, b in mentions(piece, name, all_names):
-            s, e = start + a, start + b
-            if text[e:e + 1] == "罪":
-                e += 1
-            join_before = re.search(r"(?:[、和及与]|以及)$", text[max(start, s - 2):s])
-            join_after = re.match(r"[、和及与]|以及", text[e:e + 2])
-            prev_name = join_before and any(
-                text[:s - len(join_before.group())].endswith((n, n + "罪")) for n in others if n != name)
-            next_name = join_after and any(
-                text.startswith(n, e + join_after.end()) for n in others if n != name)
-            if prev_name:
-                out.append((s - len(join_before.group()), e))  # type: ignore[union-attr]
-            elif next_name:
-                out.append((s, e + join_after.end()))  # type: ignore[union-attr]
+    """Lists of charge names (``A罪、B罪和C罪``, ``A、B``) lose their omitted items, the joins
+    kept grammatical (a leading run goes with the join after it, any other run with the join
+    before it: ``A罪、B罪和C罪`` − A, B → ``C罪``; − B → ``A罪和C罪``)."""
+    names = "|".join(re.escape(n) for n in sorted(all_names, key=len, reverse=True))
+    item = rf"(?:{names})罪?"
+    out: list[tuple[int, int]] = []
+    for run in re.finditer(rf"{item}(?:(?:[、和及与]|以及){item})+", text[start:end]):
+        items = [(start + run.start() + m.start(), start + run.start() + m.end())
+                 for m in re.finditer(item, run.group())]
+        drop = [text[s:e].removesuffix("罪") in omitted for s, e in items]
+        if any(drop) and not all(drop):
+            out += runs_to_ranges(items, drop, items[-1][1])
     return out
 
 
