@@ -159,16 +159,15 @@ def _additions(text: str, kind: str, months: int | None, main: tuple[int, int], 
                    fine_notes=tuple(fine_notes), others=tuple(others), end=end)
 
 
-def parse_block(text: str, start: int, end: int) -> Block | None:
-    """The 数罪并罚 block of ``text[start:end]`` (a 判决如下 part): None when there is no run
-    of two or more charge clauses directly followed by a combined sentence."""
+def parse_block(text: str, start: int, end: int) -> Block | str:
+    """The 数罪并罚 block of ``text[start:end]`` (a 判决如下 part), or why there is none:
+    ``per_charge_sentence_missing`` (no run of two or more 犯X罪，判处… clauses with a
+    readable penalty), ``no_combined_sentence`` (no 决定执行 / 合并执行 right after them),
+    ``combined_unparsed`` (its penalty cannot be read)."""
     masked = mask_parentheses(text)
     clauses: list[ChargeClause] = []
     for m in _CLAUSE_RE.finditer(masked, start, end):
-        pen_at = m.start("lead") if m["lead"] != "判处" else m.end("lead")
-        if m["lead"] == "单处":
-            pen_at = m.end("lead")
-        penalty = parse_penalty(text, pen_at, end)
+        penalty = parse_penalty(text, m.end("lead") if m["lead"] in ("判处", "单处") else m.start("lead"), end)
         if penalty is None:
             continue
         prefix = _PREFIX_RE.search(text, max(start, m.start() - 40), m.start())
@@ -180,13 +179,13 @@ def parse_block(text: str, start: int, end: int) -> Block | None:
             clauses = []
         clauses.append(clause)
     if len(clauses) < 2:
-        return None
+        return "per_charge_sentence_missing"
     combined = _COMBINED_RE.match(text, clauses[-1].end, end)
     if combined is None:
-        return None
+        return "no_combined_sentence"
     penalty = parse_penalty(text, combined.end(), end)
     if penalty is None:
-        return None
+        return "combined_unparsed"
     return Block(clauses=tuple(clauses), combined_start=clauses[-1].end, combined=penalty)
 
 

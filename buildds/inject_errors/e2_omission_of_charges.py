@@ -160,9 +160,11 @@ class OmissionOfCharges(BaseInjector):
             raise SkipInjection("several_combined_sentences",
                                 "more than one 决定执行 (an appeal quoting the first instance)")
         block = parse_block(text, js.start, js.end)
-        if block is None:
-            raise SkipInjection("no_combined_sentence",
-                                "no per-charge clauses followed by a 决定执行 combined sentence")
+        if isinstance(block, str):
+            raise SkipInjection(block, {
+                "per_charge_sentence_missing": "no two 犯X罪，判处… clauses with a readable penalty",
+                "no_combined_sentence": "no 决定执行 / 合并执行 right after the per-charge clauses",
+            }.get(block, "the combined sentence cannot be read"))
         names = [c.name for c in block.clauses]
         if len(set(names)) != len(names):
             raise SkipInjection("repeated_charge", "a charge has two clauses")

@@ -194,7 +194,9 @@ def test_three_charges_keep_the_heaviest() -> None:
      "prior_conviction"),
     (("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，并处罚金二千元；犯抢夺罪，判处有期徒刑六个月，"
       "决定执行有期徒刑一年，并处罚金五千元。"), "combined_fine_mismatch"),
-    ("判决如下：被告人张三犯盗窃罪、抢夺罪，决定执行有期徒刑一年。", "no_combined_sentence"),
+    ("判决如下：被告人张三犯盗窃罪、抢夺罪，决定执行有期徒刑一年。", "per_charge_sentence_missing"),
+    ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一个。",
+     "combined_unparsed"),
     (("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，并处剥夺政治权利一年，"
       "决定执行有期徒刑一年，并处剥夺政治权利一年。"), "additional_penalty"),
     ("判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月。", "no_combined_sentence"),
@@ -217,7 +219,7 @@ def test_parse_block_reads_the_parts() -> None:
     text = ("判决如下：被告人甲犯A类罪，判处有期徒刑三年，缓刑四年，并处罚金人民币二万元；"
             "犯B类罪，判处拘役三个月。决定执行有期徒刑三年，缓刑四年，并处罚金人民币二万元（已缴纳）。")
     block = parse_block(text, 0, len(text))
-    assert block is not None
+    assert not isinstance(block, str)
     first, second = block.clauses
     assert (first.name, first.penalty.months, first.penalty.probation_months, first.penalty.fine_yuan) == \
         ("A类", 36, 48, 20000)
