@@ -165,6 +165,10 @@ class OmissionOfCharges(BaseInjector):
                 "per_charge_sentence_missing": "no two 犯X罪，判处… clauses with a readable penalty",
                 "no_combined_sentence": "no 决定执行 / 合并执行 right after the per-charge clauses",
             }.get(block, "the combined sentence cannot be read"))
+        who = {re.sub(r"（原审被告人）|^(?:被告人|上诉人|原审被告人)", "", text[c.prefix_start:c.start])
+               for c in block.clauses if c.has_prefix}
+        if len(who) > 1:
+            raise SkipInjection("multi_defendant", f"the clauses name several defendants ({'、'.join(sorted(who))})")
         names = [c.name for c in block.clauses]
         if len(set(names)) != len(names):
             raise SkipInjection("repeated_charge", "a charge has two clauses")

@@ -213,6 +213,10 @@ def test_skips_single_charge_and_several_defendants() -> None:
     j = make_judgment(FACTS.format(amount=5000), "本院认为，构成盗窃罪、抢夺罪。",
                       "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。")
     skipped("E2", j.model_copy(update={"defendants": ("张三", "李四")}), "multi_defendant")
+    two = make_judgment(FACTS.format(amount=5000), "本院认为，构成盗窃罪、抢夺罪。",
+                        "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；被告人李四犯抢夺罪，判处有期徒刑六个月，"
+                        "决定执行有期徒刑一年。")
+    skipped("E2", two, "multi_defendant")
 
 
 def test_parse_block_reads_the_parts() -> None:
