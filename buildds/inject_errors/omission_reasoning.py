@@ -28,7 +28,7 @@ ArticleTarget = tuple[int, "int | None", "int | None"]
 
 _SENTENCE_END = "。！？"
 _UNIT_SEP = "，；,;："
-_MARKER_RE = re.compile(r"并罚|一人犯[数二两三四五]罪|[数二两三四五]罪|总和刑期|数刑中最高|决定执行的刑罚|附加刑仍须执行")
+_MARKER_RE = re.compile(r"并罚|一人犯[数二两三四五]罪|[数二两三四五]罪|[数二两三四五]个?犯罪行为|总和刑期|数刑中最高|决定执行的刑罚|附加刑仍须执行")
 #: the citation sentence (依照…之规定，判决如下) is edited by :func:`citation_deletions` only
 _PROTECTED_RE = re.compile(r"依照|依据")
 _CONNECTIVE_RE = re.compile(r"\s*(?:据此|综上所述|综上|因此|故此|为此)[，,：:]?")
