@@ -11,6 +11,9 @@ injector except :mod:`.registry`):
   :class:`InjectionContext` and the seeded rng (:func:`lazy_random`);
 - :mod:`.tiers` — a charge's profile and the sentencing tier a judgment falls in;
 - :mod:`.sentence_edits` — the charge, term and fine helpers the injectors share;
+- :mod:`.combined_sentence`, :mod:`.omission_judgment_part`, :mod:`.omission_reasoning` — the
+  数罪并罚 block (per-charge clauses, combined sentence, 刑期 note) and the judgment-part and
+  reasoning edits that E2 makes with it;
 - ``e1_…py`` … ``e6_…py`` — one injector per error type;
 - :mod:`.registry` — the injectors by error type, :func:`inject_all`;
 - :mod:`.arbench_rows` — the AR-Bench rows and task splits made from the injected judgments.

@@ -229,22 +229,7 @@ def test_e1_with_donor_is_deterministic_and_undoable() -> None:
 
 
 # --------------------------------------------------------------------------- E2
-def test_e2_omits_the_other_charge() -> None:
-    j = make_judgment(FACTS.format(amount=5000), "本院认为，被告人张三构成盗窃罪、抢夺罪，应数罪并罚。",
-                      "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。")
-    outs = {injected("E2", j, seed).rationale["kept"]: injected("E2", j, seed) for seed in range(8)}
-    assert set(outs) == {"盗窃", "抢夺"}
-    assert outs["盗窃"].judgment == "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，决定执行有期徒刑一年。"
-    assert outs["盗窃"].reasoning == "本院认为，被告人张三构成盗窃罪，应数罪并罚。"
-    assert outs["抢夺"].judgment == "判决如下：被告人张三犯抢夺罪，判处有期徒刑六个月，决定执行有期徒刑一年。"
-    assert outs["抢夺"].gold_correction == {"charges": ["盗窃", "抢夺"], "omitted": ["盗窃"]}
-
-
-def test_e2_skips() -> None:
-    skipped("E2", theft(), "single_charge")
-    prior = make_judgment(FACTS.format(amount=5000), "本院认为，构成盗窃罪。",
-                          "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，与之前犯抢夺罪没有执行的刑罚并罚，决定执行有期徒刑一年。")
-    skipped("E2", prior, "prior_conviction")
+# E2 (omission of charges): tests/inject_errors/test_e2_omission.py
 
 
 # --------------------------------------------------------------------------- E3
