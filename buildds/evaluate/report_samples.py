@@ -25,8 +25,9 @@ from typing import Any
 from buildds.evaluate.tables import shot_name
 from buildds.schema.evaluation import ChatRequest
 
-__all__ = ["GROUP_FIELDS", "MAX_TEXT_CHARS", "STATUSES", "RunSamples", "clip", "group_field",
-           "page_data", "prompt_text", "sample_status"]
+__all__ = ["GROUP_FIELDS", "MAX_TEXT_CHARS", "STATUSES", "Prompt", "RunSamples", "clip",
+           "group_field", "page_data", "prompt_parts", "prompt_text",
+           "sample_status"]
 
 #: statuses in the order the page lists them
 STATUSES = ("correct", "wrong", "unanswered")
@@ -49,7 +50,7 @@ class RunSamples:
     #: the records of ``samples.jsonl``, as dicts, in file order
     records: list[dict[str, Any]]
     #: the prompt sent for each sample id (missing: the page says it is not available)
-    prompts: Mapping[str, str] = field(default_factory=dict)
+    prompts: Mapping[str, Prompt] = field(default_factory=dict)
     #: each sample id's group (see :func:`group_field`)
     groups: Mapping[str, str] = field(default_factory=dict)
 
@@ -74,17 +75,26 @@ def group_field(items: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
     return None
 
 
-def prompt_text(request: ChatRequest) -> str:
-    """What was sent, as text: each message under its role (a lone user message as is),
-    then the attachments' names."""
-    msgs = request.messages
-    if len(msgs) == 1 and msgs[0].role == "user":
-        text = msgs[0].content
-    else:
-        text = "\n\n".join(f"[{m.role}]\n{m.content}" for m in msgs)
+#: a prompt as the page stores it: (role, text) per message, then ("attachments", names)
+Prompt = tuple[tuple[str, str], ...]
+
+
+def prompt_parts(request: ChatRequest) -> Prompt:
+    """What was sent, part by part: each message (role, content), then the attachments'
+    names. Stored part by part, the exemplars every four-shot prompt repeats are on the
+    page once."""
+    parts = tuple((m.role, m.content) for m in request.messages)
     if request.attachments:
-        text += "\n\n[attachments] " + ", ".join(a.name for a in request.attachments)
-    return text
+        parts += (("attachments", ", ".join(a.name for a in request.attachments)),)
+    return parts
+
+
+def prompt_text(parts: Prompt) -> str:
+    """The prompt as the page shows it: a lone user message as is, else each part under
+    its role (the page's script joins the parts the same way)."""
+    if len(parts) == 1 and parts[0][0] == "user":
+        return parts[0][1]
+    return "\n\n".join(f"[{role}]\n{text}" for role, text in parts)
 
 
 def clip(text: str | None, limit: int = MAX_TEXT_CHARS) -> str | None:
@@ -104,12 +114,12 @@ def _shown(value: Any) -> str | None:
 
 
 def page_data(runs: Sequence[RunSamples], *, group_title: str | None) -> dict[str, Any]:
-    """What the page's script reads: the runs, the distinct prompts, and one row per sample
-    (``r`` run index, ``i`` id, ``g`` group, ``p`` prompt index or -1, ``o`` raw output,
-    ``a`` parsed answer, ``y`` gold, ``s`` score, ``e`` error, ``c`` status), plus the
-    counts per run and status the page starts with."""
-    prompts: list[str] = []
-    index: dict[str, int] = {}
+    """What the page's script reads: the runs, the distinct prompt parts (``parts``: [role,
+    text]) and prompts (``prompts``: lists of part indices), and one row per sample (``r``
+    run index, ``i`` id, ``g`` group, ``p`` prompt index or -1, ``o`` raw output, ``a``
+    parsed answer, ``y`` gold, ``s`` score, ``e`` error, ``c`` status), plus the counts per
+    run and status the page starts with."""
+    index: dict[Prompt, int] = {}
     rows: list[dict[str, Any]] = []
     summary = []
     for r, run in enumerate(runs):
@@ -118,20 +128,20 @@ def page_data(runs: Sequence[RunSamples], *, group_title: str | None) -> dict[st
         for rec in run.records:
             sid = str(rec.get("id"))
             prompt = run.prompts.get(sid)
-            p = -1
-            if prompt is not None:
-                p = index.setdefault(prompt, len(prompts))
-                if p == len(prompts):
-                    prompts.append(prompt)
+            p = -1 if prompt is None else index.setdefault(prompt, len(index))
             status = sample_status(rec)
             counts[status] += 1
             errors += rec.get("error") is not None
             rows.append({"r": r, "i": sid, "g": run.groups.get(sid, ""), "p": p,
                          "o": clip(rec.get("raw_output")), "a": _shown(rec.get("parsed")),
                          "y": _shown(rec.get("gold")), "s": rec.get("score"),
-                         "e": rec.get("error"), "c": status})
+                         "e": clip(rec.get("error")), "c": status})
         summary.append({"label": run.label, "n": len(run.records), **counts, "errors": errors})
+    parts: dict[tuple[str, str], int] = {}
+    prompts = [[parts.setdefault(part, len(parts)) for part in prompt] for prompt in index]
     return {"runs": [{"label": run.label, "model": run.model, "shots": run.shots}
                      for run in runs],
             "group": group_title, "statuses": list(STATUSES),
-            "prompts": [clip(p) for p in prompts], "samples": rows, "summary": summary}
+            "parts": [[role, clip(text)] for role, text in parts], "prompts": prompts,
+            "samples": rows, "summary": summary}
+

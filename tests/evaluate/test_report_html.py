@@ -29,7 +29,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
 def _page(**kw):
     recs = [{"id": f"s{i}", "raw_output": HOSTILE[i % 2], "parsed": None, "gold": True,
              "score": 0.0, "error": None if i % 3 else HOSTILE[1]} for i in range(6)]
-    data = page_data([RunSamples("m</title><b>", 0, recs, {"s0": HOSTILE[0]},
+    data = page_data([RunSamples("m</title><b>", 0, recs, {"s0": (("user", HOSTILE[0]),)},
                                  {"s0": "<i>Civil</i>"})], group_title="Subject")
     args = {"title": "Evaluation report: jbe <b>", "leaderboard_md": LEADERBOARD,
             "plots": [("subject_f1.png <x>", PNG)], "data": data, "notes": ["<u>note</u>"],

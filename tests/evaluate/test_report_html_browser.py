@@ -29,10 +29,12 @@ def _chromium() -> str:
 
 
 @pytest.fixture(scope="module")
-def page(sample_export: Path, tmp_path_factory: pytest.TempPathFactory):
+def browser_page(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """The hostile run's report.html open in headless chromium (one page for the module)."""
     binary = _chromium()
     sync_api = pytest.importorskip("playwright.sync_api",
                                    reason="playwright is not installed (the dev extra)")
+    sample_export: Path = request.getfixturevalue("sample_export")
     out = tmp_path_factory.mktemp("report_browser") / "eval"
     report = hostile_run(sample_export, out)
     data = page_json(report.report_html.read_text(encoding="utf-8"))
@@ -47,6 +49,17 @@ def page(sample_export: Path, tmp_path_factory: pytest.TempPathFactory):
             yield pg, data, errors, sync_api.expect
         finally:
             browser.close()
+
+
+@pytest.fixture
+def page(browser_page):
+    """The page with every filter cleared and 100 rows per page, whatever a test left."""
+    pg = browser_page[0]
+    pg.fill("#f-search", "")
+    for sel in ("#f-run", "#f-group", "#f-status", "#f-error"):
+        pg.select_option(sel, "")
+    pg.select_option("#f-size", "100")
+    return browser_page
 
 
 def _count(samples: list[dict[str, Any]], **want: Any) -> int:
@@ -136,4 +149,25 @@ def test_hostile_text_is_shown_never_run(page):
     assert pg.locator("#sample-table img, #sample-table script").count() == 0
     assert pg.locator("#leaderboard img, #leaderboard script").count() == 0
     pg.fill("#f-search", "")
+    assert not errors
+
+
+def test_a_sample_opens_its_prompt_and_raw_answer(page):
+    pg, data, errors, expect = page
+    from buildds.evaluate.report_samples import prompt_text
+
+    pg.select_option("#f-size", "100")
+    pg.select_option("#f-run", "0")
+    pg.select_option("#f-status", "correct")
+    first = pg.locator(ROWS).first
+    sample = next(s for s in data["samples"] if s["r"] == 0 and s["c"] == "correct")
+    expect(first.locator("td").first).to_have_text(sample["i"])
+    first.locator("summary").click()
+    pre = first.locator("pre")
+    expect(pre).to_have_count(2)
+    want = prompt_text(tuple(tuple(data["parts"][i]) for i in data["prompts"][sample["p"]]))
+    assert pre.nth(0).text_content() == want
+    assert pre.nth(1).text_content() == sample["o"]
+    pg.select_option("#f-run", "")
+    pg.select_option("#f-status", "")
     assert not errors

@@ -7,6 +7,7 @@ from buildds.evaluate.report_samples import (
     clip,
     group_field,
     page_data,
+    prompt_parts,
     prompt_text,
     sample_status,
 )
@@ -31,12 +32,14 @@ def test_group_field_is_the_first_field_some_item_has():
 
 def test_prompt_text_names_the_roles_and_attachments():
     one = ChatRequest(messages=(ChatMessage(role="user", content="Q?"),))
-    assert prompt_text(one) == "Q?"
+    assert prompt_parts(one) == (("user", "Q?"),)
+    assert prompt_text(prompt_parts(one)) == "Q?"
     two = ChatRequest(messages=(ChatMessage(role="system", content="S"),
                                 ChatMessage(role="user", content="Q")),
                       attachments=(Attachment(name="a.docx", sha256="0" * 64,
                                               media_type="application/x"),))
-    assert prompt_text(two) == "[system]\nS\n\n[user]\nQ\n\n[attachments] a.docx"
+    assert prompt_text(prompt_parts(two)) == \
+        "[system]\nS\n\n[user]\nQ\n\n[attachments]\na.docx"
 
 
 def test_clip_says_how_much_is_left_out():
@@ -45,18 +48,21 @@ def test_clip_says_how_much_is_left_out():
     assert clip("abcdefgh", 3) == "abc\n… [5 more characters not shown]"
 
 
-def test_page_data_counts_and_shares_prompts():
+def test_page_data_counts_and_shares_prompts_and_their_parts():
     recs = [{"id": "a", "raw_output": "1", "parsed": 1, "gold": True, "score": 1.0,
              "error": None},
             {"id": "b", "raw_output": None, "parsed": None, "gold": False, "score": 0.0,
              "error": "http 500"},
             {"id": "c", "raw_output": "zz", "parsed": None, "gold": {"k": [1]}, "score": 0.0,
              "error": None}]
-    prompts = {"a": "P1", "b": "P2"}
+    shared = ("system", "S")
+    prompts = {"a": (shared, ("user", "P1")), "b": (shared, ("user", "P2"))}
     runs = [RunSamples("m1", 0, recs, prompts, {"a": "Civil", "b": "Penal"}),
             RunSamples("m2", 4, recs[:1], prompts)]
     data = page_data(runs, group_title="Subject")
-    assert data["prompts"] == ["P1", "P2"]          # one copy of P1 for both runs
+    # one copy of prompt a for both runs, one of the system message for both prompts
+    assert data["prompts"] == [[0, 1], [0, 2]]
+    assert data["parts"] == [["system", "S"], ["user", "P1"], ["user", "P2"]]
     assert [s["p"] for s in data["samples"]] == [0, 1, -1, 0]
     assert [s["c"] for s in data["samples"]] == ["correct", "unanswered", "wrong", "correct"]
     assert [s["g"] for s in data["samples"]] == ["Civil", "Penal", "", ""]

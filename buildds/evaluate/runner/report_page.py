@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
-from buildds.evaluate.report_samples import RunSamples, group_field, page_data, prompt_text
+from buildds.evaluate.report_samples import (
+    Prompt,
+    RunSamples,
+    group_field,
+    page_data,
+    prompt_parts,
+)
 from buildds.evaluate.runner.files import RunFiles
 from buildds.evaluate.runner.outcome import EvalReport
 from buildds.evaluate.runner.plan import EvalPlan, PreparedData
@@ -60,10 +66,10 @@ def write_report_html(plan: EvalPlan, data: PreparedData, files: RunFiles,
 
 
 def _requests_by_shots(plan: EvalPlan, data: PreparedData, shots: set[int]
-                       ) -> dict[int, dict[str, str]]:
+                       ) -> dict[int, dict[str, Prompt]]:
     """Per setting: sample id → the prompt sent (settings this run did not prepare are
     rebuilt; one the task cannot build has no prompts)."""
-    out: dict[int, dict[str, str]] = {}
+    out: dict[int, dict[str, Prompt]] = {}
     for s in sorted(shots):
         prepared = data.prepared.get(s)
         if prepared is None:
@@ -71,7 +77,7 @@ def _requests_by_shots(plan: EvalPlan, data: PreparedData, shots: set[int]
                 prepared = plan.task.build_requests(data.data, s, plan.limit)
             except BuildError:
                 continue
-        out[s] = {str(rq.sample_id): prompt_text(rq) for rq in prepared[1]
+        out[s] = {str(rq.sample_id): prompt_parts(rq) for rq in prepared[1]
                   if rq.sample_id is not None}
     return out
 

@@ -8,7 +8,7 @@ import base64
 from pathlib import Path
 
 from buildds.evaluate.report_html import markdown_html
-from buildds.evaluate.report_samples import prompt_text
+from buildds.evaluate.report_samples import prompt_parts, prompt_text
 from buildds.evaluate.tasks.jbe import build_requests, load_jbe_data
 from tests.evaluate.report_helpers import (
     HOSTILE_MODEL,
@@ -43,16 +43,21 @@ def test_report_holds_every_sample_as_samples_jsonl_has_it(sample_export: Path, 
         assert [s["o"] for s in mine] == [rec["raw_output"] for rec in records]
         assert [s["g"] for s in mine] == [subjects[rec["id"]] for rec in records]
         _, requests = build_requests(jbe, run.shots)
-        sent = {rq.sample_id: prompt_text(rq) for rq in requests}
-        assert [data["prompts"][s["p"]] for s in mine] == [sent[s["i"]] for s in mine]
+        sent = {rq.sample_id: prompt_text(prompt_parts(rq)) for rq in requests}
+        assert [_prompt(data, s["p"]) for s in mine] == [sent[s["i"]] for s in mine]
         summary = data["summary"][r]
         assert summary["n"] == len(records)
         assert summary["unanswered"] == sum(rec["raw_output"] is None for rec in records) > 0
     assert len(rows) == total == int(html.split('<span id="count-total">')[1].split("<")[0])
-    # two models, two settings: each prompt stored once
+    # two models, two settings: each prompt stored once, the four-shot exemplars once
     assert len(data["prompts"]) == total // 2
+    assert len(data["parts"]) < total // 2 + 10
     assert {s["c"] for s in rows} == {"correct", "wrong", "unanswered"}
     assert data["group"] == "Subject"
+
+
+def _prompt(data: dict, p: int) -> str:
+    return prompt_text(tuple(tuple(data["parts"][i]) for i in data["prompts"][p]))
 
 
 def test_report_shows_the_leaderboard_and_plots_of_the_run(sample_export: Path,
