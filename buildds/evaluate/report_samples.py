@@ -83,10 +83,10 @@ def prompt_parts(request: ChatRequest) -> Prompt:
     """What was sent, part by part: each message (role, content), then the attachments'
     names. Stored part by part, the exemplars every four-shot prompt repeats are on the
     page once."""
-    parts = tuple((m.role, m.content) for m in request.messages)
+    parts: list[tuple[str, str]] = [(m.role, m.content) for m in request.messages]
     if request.attachments:
-        parts += (("attachments", ", ".join(a.name for a in request.attachments)),)
-    return parts
+        parts.append(("attachments", ", ".join(a.name for a in request.attachments)))
+    return tuple(parts)
 
 
 def prompt_text(parts: Prompt) -> str:

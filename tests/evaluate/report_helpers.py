@@ -75,6 +75,6 @@ def expected_status(record: dict[str, Any]) -> str:
 def page_json(html: str) -> dict[str, Any]:
     """The samples data block of a report.html."""
     m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html,
-                  re.S)
+                  re.DOTALL)
     assert m is not None, "no data block"
     return json.loads(m.group(1))
