@@ -169,3 +169,17 @@ def test_a_sample_opens_its_prompt_and_raw_answer(page):
     pg.select_option("#f-run", "")
     pg.select_option("#f-status", "")
     assert not errors
+
+
+def test_the_row_shows_the_sample_fields(page):
+    pg, data, _, expect = page
+    first = pg.locator(ROWS).first
+    s = data["samples"][0]
+    cells = first.locator("td")
+    run = data["runs"][s["r"]]["label"]
+    status = {"correct": "Correct", "wrong": "Wrong", "unanswered": "Unanswered"}[s["c"]]
+    shown = [s["i"], run, s["g"], status, s["o"], s["a"], s["y"], s["s"], s["e"]]
+    want = ["—" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))
+            for v in shown]
+    expect(cells).to_have_count(len(want) + 1)
+    assert [cells.nth(i).text_content() for i in range(len(want))] == want

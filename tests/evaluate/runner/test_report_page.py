@@ -83,3 +83,20 @@ def test_report_covers_earlier_runs_in_the_same_folder(sample_export: Path, tmp_
     zero = {r for r, x in enumerate(data["runs"]) if x["shots"] == 0}
     assert all(s["p"] >= 0 for s in data["samples"] if s["r"] in zero)
     assert len(page_json(first)["samples"]) * 2 == len(data["samples"])
+
+
+def test_an_unreadable_samples_line_is_named_on_the_page(sample_export: Path, tmp_path: Path):
+    out = tmp_path / "eval"
+    report = hostile_run(sample_export, out, shots=(0,))
+    samples = report.runs[0].samples
+    n = len(read_jsonl(samples))
+    with samples.open("a", encoding="utf-8") as f:
+        f.write("{not json\n")
+    hostile_run(sample_export, out, shots=(4,))
+    html = (out / "report.html").read_text(encoding="utf-8")
+    rel = samples.relative_to(out).as_posix()
+    assert f"{rel}: 1 unreadable line(s) left out" in html
+    data = page_json(html)
+    r = next(i for i, x in enumerate(data["runs"])
+             if x["model"] == report.runs[0].model and x["shots"] == 0)
+    assert sum(s["r"] == r for s in data["samples"]) == n
