@@ -14,10 +14,11 @@ PYTHON=${PYTHON:-python3}
 VENV=${VENV:-.venv}
 
 # libreoffice-writer-nogui: .odt contracts are converted with soffice --headless;
-# tesseract-ocr-chi-tra: the Traditional Chinese scan in the contract test set.
+# tesseract-ocr-chi-tra: the Traditional Chinese scan in the contract test set;
+# chromium: the tests open report.html in a real headless browser (playwright drives it).
 apt_packages=(python3 python3-venv tesseract-ocr tesseract-ocr-jpn tesseract-ocr-osd
               tesseract-ocr-chi-tra fonts-ipafont-mincho fonts-ipafont-gothic poppler-utils
-              libreoffice-writer-nogui)
+              libreoffice-writer-nogui chromium)
 missing=()
 if command -v dpkg >/dev/null 2>&1; then
   for pkg in "${apt_packages[@]}"; do

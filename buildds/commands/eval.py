@@ -59,7 +59,7 @@ class Seconds(click.ParamType):
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Evaluate only the first N scored items (a smoke test).")
 @click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
-              help="Output folder (samples, metrics, leaderboard, plots, manifest).")
+              help="Output folder (samples, metrics, leaderboard, plots, manifest, report.html).")
 @click.option("--base-url", default=None,
               help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM).")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
@@ -121,8 +121,9 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
     dataset/ (save_to_disk) folder or a .parquet file; a `buildds contracts` export for the
     clause tasks; a `buildds judgments` export for appellate-review; a folder of task
     folders for highbar. Writes <out>/<model>/<N>shot/{samples.jsonl,metrics.json,*.png},
-    leaderboard.md/.json in the seed's layout, summary plots and manifest.json. Runs into
-    the same --out add up (e.g. --shots 0 now, --shots 4 later). Answers are cached in
+    leaderboard.md/.json in the seed's layout, summary plots, manifest.json and
+    report.html (one self-contained page: leaderboard, plots, every sample with filters).
+    Runs into the same --out add up (e.g. --shots 0 now, --shots 4 later). Answers are cached in
     <out>/cache/, so an interrupted run resumes. The API key never reaches a stored text:
     a server echoing it finds it replaced by *** in samples, logs, metrics and the cache;
     so does a secret in --base-url (?api-key=…, user:password@).

@@ -9,6 +9,9 @@ bounded concurrency inside the backend, a rich progress bar unless ``quiet``) an
                                            001) over every run in <out> on the same dataset
                                            and limit
     <out>/*.png                            the task's summary plots (jbe: subject_f1.png)
+    <out>/report.html                      one self-contained page: the leaderboard, the
+                                           plots and every sample, filterable
+                                           (:mod:`.report_page`)
     <out>/<model-slug>/<N>shot/samples.jsonl   one SampleRecord per scored item
     <out>/<model-slug>/<N>shot/metrics.json    the task's metrics with bootstrap CIs
     <out>/<model-slug>/<N>shot/*.png           the task's run plots (confusion.png …)

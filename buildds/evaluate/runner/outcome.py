@@ -94,6 +94,8 @@ class EvalReport:
     leaderboard_md: Path | None = None
     leaderboard_json: Path | None = None
     manifest: Path | None = None
+    #: the self-contained HTML report (None: not written)
+    report_html: Path | None = None
     plots: list[Path] = field(default_factory=list)
     #: requests abandoned at the deadline (over every backend and setting)
     abandoned: int = 0

@@ -14,6 +14,7 @@ from buildds.evaluate.runner.backends import default_factory
 from buildds.evaluate.runner.files import RunFiles
 from buildds.evaluate.runner.outcome import EvalReport
 from buildds.evaluate.runner.plan import plan_eval, prepare_data
+from buildds.evaluate.runner.report_page import write_report_html
 from buildds.evaluate.runner.setting import RunContext, build_judges, run_models
 from buildds.evaluate.runner.summary import run_warnings, write_leaderboard, write_manifest
 
@@ -62,6 +63,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
         if cache is not None:
             cache.close()
     write_leaderboard(plan, data, files, report)
+    report.report_html = write_report_html(plan, data, files, report)
     write_manifest(plan, data, files, report, dataset_path, model_entries, judge_entries)
     report.warnings = run_warnings(plan.task, data.scored_items, plan.deadline,
                                    cached=plan.use_cache)

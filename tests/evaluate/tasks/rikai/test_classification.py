@@ -302,7 +302,7 @@ def test_cli(export: Path, tmp_path: Path) -> None:
     assert "best F1" in res.output and "(tfidf, 0-shot)" in res.output
     assert sorted(p.name for p in out.iterdir()) == [
         "cache", "clause_classification.png", "leaderboard.json", "leaderboard.md", "majority",
-        "manifest.json", "mock", "tfidf"]
+        "manifest.json", "mock", "report.html", "tfidf"]
     res = CliRunner().invoke(eval_cmd, [str(export), "--task", "clause-classification",
                                         "--model", "mock", "--shots", "4", "--out", str(out)])
     assert res.exit_code == 2 and "evaluated with 0 demonstrations; got 4" in res.output
