@@ -84,14 +84,15 @@ def build_judgments(
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
     max_line_bytes: int | None = None, law_store: Path | None = None,
-    law_date: str = "judgment",
+    law_date: str = "judgment", input_format: str | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
     ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit). ``law_store``:
     a law store with PRC versions — each judgment is judged under the version of its date
     (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
-    ``law_dir`` then gives only the interpretations.
+    ``law_dir`` then gives only the interpretations. ``input_format``: a built-in mapping
+    name or a mapping YAML file for every input (else detected per file).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -111,7 +112,8 @@ def build_judgments(
     run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
-                       report=JudgmentsReport(out=out, code_version=code_version()))
+                       report=JudgmentsReport(out=out, code_version=code_version()),
+                       input_format=input_format)
     clean_stale_staging(out)  # what an interrupted run left
     probed = read_inputs(run, inputs)
     law_files = sorted([law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
@@ -188,19 +190,21 @@ def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable
     import itertools
 
     from buildds.errors import ExtractError
-    from buildds.extract.judgments import load_cail, load_judge
+    from buildds.extract.judgments import CaseRegistry, load_input
     from buildds.schema.judgments import JudgmentReject
 
     report = run.report
     judgments: list[Judgment] = []
     seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
+    cases = CaseRegistry()  # case keys -> where the case was first read, across the inputs
     for found in probed:
         got: list[JudgmentReject] = []
-        loader = load_judge if found.format == "judge" else load_cail
+        assert found.field_map is not None
         try:
             mine = list(itertools.islice(
-                loader(found.path, got, encoding=run.encoding,
-                       max_line_bytes=run.max_line_bytes, seen=seen), run.limit))
+                load_input(found.path, found.field_map, got, encoding=run.encoding,
+                           max_line_bytes=run.max_line_bytes, seen=seen, cases=cases),
+                run.limit))
         except ExtractError as exc:  # unreadable half-way: the file counts as failed
             report.failed.append(FailedInput(path=found.name, error=exc.message))
             continue

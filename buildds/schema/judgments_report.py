@@ -42,8 +42,9 @@ __all__ = [
 ]
 
 STAGE = "judgments"
-#: reject reasons that are about the case, not a defect of the record
-CASE_REASONS = ("multi_defendant", "no_defendant")
+#: reject reasons that are about the case, not a defect of the record (an appeal, a case
+#: another input holds too)
+CASE_REASONS = ("multi_defendant", "no_defendant", "not_first_instance", "duplicate_case")
 
 
 @dataclass(frozen=True)
