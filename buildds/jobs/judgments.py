@@ -148,6 +148,7 @@ def build_judgments(
         bar.update(task, description="validating")
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
+        _corpus_report(run, judgments, rows, None if plan else statutes)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         if plan is not None:
             staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
@@ -289,6 +290,20 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
     return rows, validation.ok
+
+
+def _corpus_report(run: JudgmentsRun, judgments: list[Judgment], rows: list[ArbenchRow],
+                   statutes: Any) -> None:
+    """The report's corpus sections (:mod:`buildds.jobs.judgments_corpus`); ``statutes``:
+    the one profile applied (None: a law store chose one per judgment)."""
+    from buildds.jobs.judgments_corpus import CN_AMENDMENTS, corpus_report
+
+    report = run.report
+    report.corpus_md, report.corpus = corpus_report(
+        parsed=report.parsed, formats={i.path: i.format for i in report.inputs},
+        rejects=run.rejects.rows, errors=run.errors, rows=rows, judgments=judgments,
+        in_force=statutes.effective_date if statutes is not None else None,
+        versions=CN_AMENDMENTS if getattr(statutes, "jurisdiction", None) == "cn" else ())
 
 
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:

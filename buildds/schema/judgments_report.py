@@ -269,6 +269,9 @@ class JudgmentsReport:
     #: rows that failed validation and were left out of the export (see rejects.jsonl)
     dropped: int = 0
     seconds: float = 0.0
+    #: per input and per error type vs AR-Bench, law dates (:mod:`buildds.jobs.judgments_corpus`)
+    corpus: dict[str, Any] = field(default_factory=dict)
+    corpus_md: str = ""
 
     @property
     def ok(self) -> bool:
@@ -321,6 +324,7 @@ class JudgmentsReport:
             "injections": {e: c.as_json() for e, c in self.injections.items()},
             "profile": self.profile.as_json() if self.profile else {}, "rows": self.rows,
             "exported": self.exported, "validation": self.validation,
+            **({"corpus": self.corpus} if self.corpus else {}),
         }
 
     def restore(self, previous: dict[str, Any]) -> None:
@@ -368,5 +372,7 @@ class JudgmentsReport:
         lines += ["", "## Statute profile coverage", "", "| measure | value |", "|---|---:|"]
         lines += [f"| {k} | {v} |" for k, v in (self.profile.as_json() if self.profile
                                                  else {}).items()]
+        if self.corpus_md:
+            lines += ["", self.corpus_md]
         lines += ["", self.validation_md or "", ""]
         return "\n".join(lines)
