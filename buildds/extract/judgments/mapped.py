@@ -41,6 +41,8 @@ __all__ = ["Parts", "place_parts", "read_mapped"]
 #: the longest stretch between the reasoning field and the operative part that still
 #: belongs to the reasoning (the statutory basis 依照…之规定，判决如下)
 _MAX_GAP = 1500
+#: the heading of the operative part (判处如下 is a rarer wording)
+_HEADINGS = ("判决如下", "判处如下")
 _TEXT_PARTS = ("full_text", "facts", "reasoning", "judgment")
 #: (full text, facts, facts range, reasoning range, judgment range)
 Parts = tuple[str, str, Range | None, Range | None, Range | None]
@@ -101,7 +103,7 @@ def place_parts(full: str | None, facts: str | None, reasoning: str | None,
         r_start = full.rfind("本院认为", 0, j_start)
         reasoning_r = (r_start, j_start) if r_start >= 0 else None
     if reasoning_r is not None and j_start - reasoning_r[1] <= _MAX_GAP:
-        k = full.rfind("判决如下", reasoning_r[0], j_start)
+        k = max(full.rfind(word, reasoning_r[0], j_start) for word in _HEADINGS)
         if k >= 0:
             reasoning_r, j_start = (reasoning_r[0], k), k
         else:
@@ -178,8 +180,9 @@ def _record(reader: RecordReader, fmap: JudgmentFieldMap, line: int, record: dic
     title = field_value(record, fmap.procedure) if fmap.procedure else None
     procedure = procedure_of(title if isinstance(title, str) else None, number)
     if first_instance_only and procedure in ("appeal", "retrial"):
-        return reader.reject(line, "not_first_instance", f"a {procedure} judgment "
-                             f"({title or number}); only first-instance judgments are read", rid)
+        return reader.reject(line, "not_first_instance", f"{'an' if procedure == 'appeal' else 'a'} {procedure} judgment "
+                             f"({title or '-'}; case number {number or '-'}): only "
+                             "first-instance judgments are read", rid)
     made = judgment_from_ranges(
         rid, line, dataset=fmap.name, source=reader.source, full=full, facts=facts,
         facts_r=facts_r, reasoning_r=reasoning_r, judgment_r=judgment_r,
