@@ -69,7 +69,8 @@ def _inputs_section(parsed: dict[str, int], formats: dict[str, str],
 def _types_section(errors: Sequence[str], rows: Sequence[ArbenchRow]
                    ) -> tuple[list[str], dict[str, Any]]:
     datasets = sorted({r.dataset for r in rows})
-    per = Counter((r.error_type, r.dataset) for r in rows if r.label == 1)
+    per: Counter[tuple[str, str]] = Counter(
+        (str(r.error_type), r.dataset) for r in rows if r.label == 1)
     normals = sum(1 for r in rows if r.label == 0)
     lines = ["## Injected rows per error type: this build vs AR-Bench (seed 003)", "",
              "| error | AR-Bench name | rows here | " + " | ".join(datasets)
@@ -85,9 +86,9 @@ def _types_section(errors: Sequence[str], rows: Sequence[ArbenchRow]
     lines += [f"| all | normal {normals} + injected {total - normals} | {total} | "
               + " | ".join(str(sum(1 for r in rows if r.dataset == d)) for d in datasets)
               + f" | {ARBENCH_TOTAL:,} decisions (normal and anomalous) |", "",
-              "AR-Bench's per-type counts are drawn in its Figure 3 only; the paper's text "
+              ("AR-Bench's per-type counts are drawn in its Figure 3 only; the paper's text "
               f"gives the total ({ARBENCH_TOTAL:,}) and no number per type, so none is "
-              "compared here.", ""]
+              "compared here."), ""]
     data["normal"], data["arbench_total"] = normals, ARBENCH_TOTAL
     return lines, data
 
@@ -99,12 +100,12 @@ def _dates_section(judgments: Sequence[Judgment], in_force: date,
     texts = Counter(next(name for name, start in reversed(versions) if d >= start)
                     for d in older if versions and d >= versions[0][1])
     lines = ["## Judgment dates vs the law applied", "",
-             f"No --law-store: every judgment is checked against one text of the law, in force "
+             (f"No --law-store: every judgment is checked against one text of the law, in force "
              f"from {in_force.isoformat()}. {len(older)} of {len(judgments)} judgments are dated "
              f"before it (judged under an earlier text of the law; {len(judgments) - len(dated)} "
              "have no date): their statutory ranges may differ from the ones applied. Pass "
              "--law-store (a law store with the PRC versions, `buildds laws import`) to judge "
-             "each under the version in force at its date.", ""]
+             "each under the version in force at its date."), ""]
     if texts:
         lines += ["| text in force at the judgment date (PRC) | judgments |", "|---|---:|"]
         lines += [f"| {name} | {texts[name]} |" for name, _ in versions if texts[name]]

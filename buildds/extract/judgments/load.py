@@ -73,9 +73,12 @@ def load_input(path: str | Path, field_map: JudgmentFieldMap,
     mapped parts); ``seen`` (ids) and ``cases`` are shared across a run's inputs, so an id
     or a case read before is rejected naming the first."""
     cases = cases if cases is not None else CaseRegistry()
-    options = {"encoding": encoding, "max_line_bytes": max_line_bytes, "seen": seen}
     if field_map.reader == "cail":
-        return _only_judgments(read_cail(path, **options), rejects)
+        return _only_judgments(read_cail(path, encoding=encoding, max_line_bytes=max_line_bytes,
+                                         seen=seen), rejects)
     if field_map.reader == "judge":
-        return _only_judgments(_claim_cases(read_judge(path, **options), cases), rejects)
-    return _only_judgments(read_mapped(path, field_map, cases=cases, **options), rejects)
+        return _only_judgments(_claim_cases(read_judge(
+            path, encoding=encoding, max_line_bytes=max_line_bytes, seen=seen), cases), rejects)
+    return _only_judgments(read_mapped(path, field_map, encoding=encoding,
+                                       max_line_bytes=max_line_bytes, seen=seen, cases=cases),
+                           rejects)

@@ -133,8 +133,8 @@ def _charges(record: dict[str, Any], fmap: JudgmentFieldMap
     if value is None:
         return None, None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return None, ("wrong_type", f"{fmap.charges} (charges) is {kind_of(value)}, "
-                      "not a list of charge names")
+        return None, ("wrong_type", (f"{fmap.charges} (charges) is {kind_of(value)}, "
+                      "not a list of charge names"))
     return tuple(v.strip().removesuffix("罪") for v in value if v.strip()), None
 
 

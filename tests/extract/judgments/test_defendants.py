@@ -12,14 +12,14 @@ import pytest
 from buildds.extract.judgments import judge_defendants, read_judge
 from buildds.schema.judgments import JudgmentReject
 from tests.conftest import shared_path
-from tests.extract.judgments.corpus_records import FACTS, HEADER, REASON, BASIS
+from tests.extract.judgments.corpus_records import BASIS, FACTS, HEADER, REASON
 
 
 @pytest.mark.parametrize(("part", "names"), [
     ("判决如下： 一、被告人李甲犯贷款诈骗罪，判处有期徒刑一年； 二、李乙犯贷款诈骗罪，判处有期徒刑六个月；",
      ["李甲", "李乙"]),
-    ("判决如下： 一、被告单位扬州某某超细粉股份有限公司犯单位行贿罪，判处罚金人民币十万元； "
-     "二、被告人李某犯单位行贿罪，判处拘役四个月", ["扬州某某超细粉股份有限公司", "李某"]),
+    (("判决如下： 一、被告单位扬州某某超细粉股份有限公司犯单位行贿罪，判处罚金人民币十万元； "
+     "二、被告人李某犯单位行贿罪，判处拘役四个月"), ["扬州某某超细粉股份有限公司", "李某"]),
     ("判决如下： 一、被告人张方犯协助组织卖淫罪，判处有期徒刑三年。 二、被告人张方的犯罪所得予以追缴。", ["张方"]),
     ("判决如下： 一、撤销本院（2017）冀0921刑初329号刑事判决； 二、被告人岳乐犯妨害公务罪，判处有期徒刑一年。",
      ["岳乐"]),
