@@ -76,6 +76,10 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
               "mapping YAML (name, detect, id, case_key, full_text, facts, reasoning, "
               "judgment, date, charges, procedure; dotted paths allowed) [default: detected "
               "per file from the built-in mappings].")
+@click.option("--keep-appeals", is_flag=True,
+              help="Read appeal (二审) and retrial (再审) judgments too; by default only "
+              "first-instance ones are read, the others rejected as not_first_instance (the "
+              "procedure from the title, else the case number: 刑终, 刑再 …).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the first N judgments of each input.")
 @click.option("--encoding", default=None, metavar="NAME", callback=_encoding,
@@ -89,7 +93,8 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
               help="Exit 1 if validation fails or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
-              confusable: Path | None, input_format: str | None, limit: int | None,
+              confusable: Path | None, input_format: str | None, keep_appeals: bool,
+              limit: int | None,
               encoding: str | None, max_line_bytes: int | None, quiet: bool,
               strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json, LeCaRD candidates,
@@ -137,7 +142,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  law_dir=law_dir, confusable=confusable, limit=limit,
                                  progress=not quiet, encoding=encoding,
                                  max_line_bytes=max_line_bytes, law_store=law_store,
-                                 law_date=law_date, input_format=input_format)
+                                 law_date=law_date, input_format=input_format,
+                                 keep_appeals=keep_appeals)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())

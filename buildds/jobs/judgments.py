@@ -84,7 +84,7 @@ def build_judgments(
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
     max_line_bytes: int | None = None, law_store: Path | None = None,
-    law_date: str = "judgment", input_format: str | None = None,
+    law_date: str = "judgment", input_format: str | None = None, keep_appeals: bool = False,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -92,7 +92,8 @@ def build_judgments(
     a law store with PRC versions — each judgment is judged under the version of its date
     (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
     ``law_dir`` then gives only the interpretations. ``input_format``: a built-in mapping
-    name or a mapping YAML file for every input (else detected per file).
+    name or a mapping YAML file for every input (else detected per file); ``keep_appeals``:
+    read appeal and retrial judgments too (else each is a ``not_first_instance`` reject).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -109,11 +110,13 @@ def build_judgments(
         options["law_date"] = law_date
     if max_line_bytes is not None:
         options["max_line_bytes"] = max_line_bytes
+    if keep_appeals:
+        options["keep_appeals"] = True
     run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
                        report=JudgmentsReport(out=out, code_version=code_version()),
-                       input_format=input_format)
+                       input_format=input_format, keep_appeals=keep_appeals)
     clean_stale_staging(out)  # what an interrupted run left
     probed = read_inputs(run, inputs)
     law_files = sorted([law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
@@ -204,7 +207,8 @@ def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable
         try:
             mine = list(itertools.islice(
                 load_input(found.path, found.field_map, got, encoding=run.encoding,
-                           max_line_bytes=run.max_line_bytes, seen=seen, cases=cases),
+                           max_line_bytes=run.max_line_bytes, seen=seen, cases=cases,
+                           first_instance_only=not run.keep_appeals),
                 run.limit))
         except ExtractError as exc:  # unreadable half-way: the file counts as failed
             report.failed.append(FailedInput(path=found.name, error=exc.message))

@@ -49,6 +49,8 @@ class JudgmentsRun:
     rejects: Rejects = field(default_factory=Rejects)
     #: ``--input-format``: a built-in name or a mapping file (None: detected per file)
     input_format: str | None = None
+    #: ``--keep-appeals``: read appeal and retrial judgments too (else ``not_first_instance``)
+    keep_appeals: bool = False
 
     def reject(self, record: RunReject) -> None:
         self.rejects.add(**record.kwargs())

@@ -80,3 +80,16 @@ def test_a_bad_input_format_is_a_usage_error(statutes: tuple[Path, Path], tmp_pa
     bad.write_text("name: x\ndetect: [a]\n", encoding="utf-8")
     result = run(statutes, tmp_path / "out", path, extra=("--input-format", str(bad)))
     assert result.exit_code == 2 and "a mapping needs full_text or judgment" in result.output
+
+
+def test_keep_appeals(statutes: tuple[Path, Path], tmp_path: Path) -> None:  # noqa: F811
+    c = write(tmp_path / "candidates.jsonl", [
+        lecard("w1", "a1", 1), lecard("w2", "a2", 2, title="甲某盗窃罪二审刑事判决书")])
+    out = tmp_path / "out"
+    assert run(statutes, out, c).exit_code == 0
+    assert [r["reason"] for r in rejects(out)] == ["not_first_instance"]
+    result = run(statutes, out, c, extra=("--keep-appeals",))
+    assert result.exit_code == 0, result.output
+    assert rejects(out) == []
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert report["parsed"] == {"candidates.jsonl": 2}

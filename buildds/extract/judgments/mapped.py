@@ -74,11 +74,13 @@ def _id(record: dict[str, Any], fmap: JudgmentFieldMap, key: str | None
     return str(value).strip(), None
 
 
-def _locate(full: str, part: str | None, after: int) -> Range | None:
+def _locate(full: str, part: str | None, after: int, *, anywhere: bool = True
+            ) -> Range | None:
+    """Where ``part`` is in ``full``: after ``after``, else (``anywhere``) before it."""
     if part is None:
         return None
     at = full.find(part, after)
-    if at < 0 and after:
+    if at < 0 and after and anywhere:
         at = full.find(part)
     return (at, at + len(part)) if at >= 0 else None
 
@@ -95,11 +97,12 @@ def place_parts(full: str | None, facts: str | None, reasoning: str | None,
     if judgment is None:
         reasoning_r, judgment_r = split_judge_text(full)
         return full, facts or "", facts_r, reasoning_r, judgment_r
-    found = _locate(full, judgment, reasoning_r[1] if reasoning_r else 0)
+    found = _locate(full, judgment, reasoning_r[1] if reasoning_r else 0, anywhere=False)
     if found is None:
-        return "the operative part (judgment) is not in the full text"
+        return ("the operative part (judgment) is not in the full text"
+                + (" after the reasoning" if reasoning_r else ""))
     j_start, j_stop = found
-    if reasoning_r is None or reasoning_r[0] >= j_start:  # the last 本院认为 before it
+    if reasoning_r is None:  # the last 本院认为 before it
         r_start = full.rfind("本院认为", 0, j_start)
         reasoning_r = (r_start, j_start) if r_start >= 0 else None
     if reasoning_r is not None and j_start - reasoning_r[1] <= _MAX_GAP:

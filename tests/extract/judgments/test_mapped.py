@@ -152,3 +152,25 @@ def test_appeals_can_be_kept(tmp_path: Path) -> None:
     path = write(tmp_path / "c.jsonl", [lecard(title="甲某盗窃罪二审刑事判决书")])
     (j,) = read(path, LECARD, first_instance_only=False)
     assert isinstance(j, Judgment)
+
+
+def test_judge_appeals_are_rejected_by_case_number_unless_kept(tmp_path: Path) -> None:
+    appeal = judge("a9", 9).replace("刑初9号", "刑终9号")
+    path = write(tmp_path / "test.json", [judge("a1", 1), appeal])
+    rejects: list[JudgmentReject] = []
+    kept = list(load_input(path, BUILTIN_MAPS["judge"], rejects))
+    assert [j.id for j in kept] == ["a1"]
+    (r,) = rejects
+    assert (r.line, r.reason) == (2, "not_first_instance")
+    assert "case number 2017某0101刑终9号" in r.message
+    both = list(load_input(path, BUILTIN_MAPS["judge"], [], first_instance_only=False))
+    assert [j.id for j in both] == ["a1", "a9"]
+
+
+def test_an_operative_part_before_the_reasoning_is_refused(tmp_path: Path) -> None:
+    """Caseformer's speedy-procedure tables put something else in ``result``, found only
+    before the reasoning: it is not taken for the operative part."""
+    record = caseformer(result="公诉机关指控被告人甲某犯盗窃罪")
+    (r,) = read(write(tmp_path / "d.jsonl", [record]), CASEFORMER)
+    assert isinstance(r, JudgmentReject) and r.reason == "part_not_in_text"
+    assert "not in the full text after the reasoning" in r.message
