@@ -1,15 +1,16 @@
-"""``buildds judgments``: JuDGE / CAIL2018 judgments → injected errors → AR-Bench (seed 003).
+"""``buildds judgments``: JuDGE / CAIL2018 / LeCaRD / Caseformer (or a user's corpus by a
+field mapping) judgments → injected errors → AR-Bench (seed 003).
 
 Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each
 input's format, found by content), parse (``_parse``,
-:mod:`buildds.extract.judgments`), build the statute profile
+:mod:`buildds.extract.judgments`: ids and cases de-duplicated across the inputs), build the statute profile
 (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every
 requested error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed
 judgment is the E1 donor corpus), make the rows (``_rows``,
 :mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
 records), validate them (``_validate``,
 :mod:`buildds.validate.arbench`), export (``_export``, :mod:`buildds.export.arbench`) and
-report (``_write_reports``). The report, its entries and the rejects are the records of
+report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_corpus`). The report, its entries and the rejects are the records of
 :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),

@@ -57,9 +57,9 @@ class JudgmentsRun:
 
 
 def detect_format(path: Path, *, encoding: str | None = None) -> str:
-    """``judge`` or ``cail`` from the first JSON object with one format's keys (read as the
-    parse reads, :func:`buildds.extract.judgments.detect_format`); :class:`BuildError`
-    otherwise."""
+    """The format (``judge``, ``cail``, ``lecard``, ``caseformer``) of the first JSON object
+    with one built-in format's keys (read as the parse reads,
+    :func:`buildds.extract.judgments.detect_format`); :class:`BuildError` otherwise."""
     from buildds.extract.judgments import detect_format as probe
 
     found = probe(path, encoding=encoding)
