@@ -111,8 +111,6 @@ def build_judgments(
         options["law_date"] = law_date
     if max_line_bytes is not None:
         options["max_line_bytes"] = max_line_bytes
-    if keep_appeals:
-        options["keep_appeals"] = True
     run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,

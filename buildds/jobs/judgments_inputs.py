@@ -109,6 +109,8 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
         run.options["input_format"] = fmap.model_dump(mode="json")
     elif fmap is not None:
         run.options["input_format"] = fmap.name
+    if run.keep_appeals:
+        run.options["keep_appeals"] = True
     probed: list[JudgmentInput] = []
     for path in map(Path, inputs):
         try:
