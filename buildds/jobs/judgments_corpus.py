@@ -22,10 +22,12 @@ if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import Judgment
 
-__all__ = ["ARBENCH_TOTAL", "CN_AMENDMENTS", "ERROR_NAMES", "corpus_report"]
+__all__ = ["ARBENCH_SUPPLEMENT", "ARBENCH_TOTAL", "CN_AMENDMENTS", "ERROR_NAMES", "corpus_report"]
 
 #: AR-Bench (seed 003, abstract and §1): annotated decisions, normal and anomalous
 ARBENCH_TOTAL = 8700
+#: AR-Bench's supplementary corpus of judgments (seed 003, abstract)
+ARBENCH_SUPPLEMENT = 34617
 #: AR-Bench's names of the error types (seed 003, Figure 2)
 ERROR_NAMES = {"E1": "Erroneous Charge", "E2": "Omission of Charges",
                "E3": "Sentencing Outside Limits", "E4": "Failure to Consider Sentencing Factors",
@@ -87,8 +89,9 @@ def _types_section(errors: Sequence[str], rows: Sequence[ArbenchRow]
               + " | ".join(str(sum(1 for r in rows if r.dataset == d)) for d in datasets)
               + f" | {ARBENCH_TOTAL:,} decisions (normal and anomalous) |", "",
               ("AR-Bench's per-type counts are drawn in its Figure 3 only; the paper's text "
-              f"gives the total ({ARBENCH_TOTAL:,}) and no number per type, so none is "
-              "compared here."), ""]
+               f"gives the total ({ARBENCH_TOTAL:,}, plus a supplementary corpus of "
+               f"{ARBENCH_SUPPLEMENT:,} judgments) and no number per type, so none is "
+               "compared here."), ""]
     data["normal"], data["arbench_total"] = normals, ARBENCH_TOTAL
     return lines, data
 
