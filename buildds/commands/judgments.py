@@ -33,6 +33,16 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
+def _input_format(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from buildds.extract.judgments import resolve_field_map
+
+    try:
+        resolve_field_map(value)
+    except BuildError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
 def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
     items = tuple(dict.fromkeys(e.strip().upper() for e in value.split(",") if e.strip()))
     bad = [e for e in items if e not in _ERRORS]
@@ -68,6 +78,15 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--confusable", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="LegalAttack legalattack_sheet1_similar_charges.csv [default: "
               "data_raw/judgments/cn-confusable-charges/legalattack_sheet1_similar_charges.csv].")
+@click.option("--input-format", default=None, metavar="NAME|FILE.yaml", callback=_input_format,
+              help="How every input is read: judge, cail, lecard, caseformer, or a field "
+              "mapping YAML (name, detect, id, case_key, full_text, facts, reasoning, "
+              "judgment, date, charges, procedure; dotted paths allowed) [default: detected "
+              "per file from the built-in mappings].")
+@click.option("--keep-appeals", is_flag=True,
+              help="Read appeal (二审) and retrial (再审) judgments too; by default only "
+              "first-instance ones are read, the others rejected as not_first_instance (the "
+              "procedure from the title, else the case number: 刑终, 刑再 …).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Only the first N judgments of each input.")
 @click.option("--encoding", default=None, metavar="NAME", callback=_encoding,
@@ -89,11 +108,13 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
               help="Exit 1 if validation fails or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
-              confusable: Path | None, limit: int | None, encoding: str | None,
-              max_line_bytes: int | None, review_sample: int | None,
-              review_verdicts: Path | None, quiet: bool, strict: bool) -> None:
-    """Criminal judgments (JuDGE test.json, CAIL data_train.json; with --profile jp Japanese
-    courts.go.jp precedents) → AR-Bench.
+              confusable: Path | None, input_format: str | None, keep_appeals: bool,
+              limit: int | None, encoding: str | None, max_line_bytes: int | None,
+              review_sample: int | None, review_verdicts: Path | None, quiet: bool,
+              strict: bool) -> None:
+    """Criminal judgments (JuDGE test.json, CAIL data_train.json, LeCaRD candidates,
+    Caseformer legal_documents.jsonl, or any corpus by a field mapping; with --profile jp
+    Japanese courts.go.jp precedents) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
     statute profile, and writes the dataset (dataset/ for load_from_disk, data/<task>.parquet
@@ -103,7 +124,9 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
 
     Inputs are read strictly: a record that cannot be used (undecodable bytes, bad JSON,
     a missing or empty field, a duplicate id …) is rejected with its line number and
-    reason, and the rest is built. Exit status: 0 built; 1 an input file gave no judgment
+    reason, and the rest is built. Several defendants, an appeal or retrial judgment, or a
+    case another input already gave (JuDGE's text_id is LeCaRD's ajId; case numbers) are
+    rejected too. Exit status: 0 built; 1 an input file gave no judgment
     (the others are still built), nothing could be read, or --strict and a record was
     rejected or validation failed; 2 bad options.
 
@@ -146,7 +169,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  progress=not quiet, encoding=encoding,
                                  max_line_bytes=max_line_bytes, law_store=law_store,
                                  law_date=law_date, review_sample=review_sample,
-                                 review_verdicts=review_verdicts)
+                                 review_verdicts=review_verdicts, input_format=input_format,
+                                 keep_appeals=keep_appeals)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)

@@ -1,15 +1,16 @@
-"""``buildds judgments``: JuDGE / CAIL2018 judgments → injected errors → AR-Bench (seed 003).
+"""``buildds judgments``: JuDGE / CAIL2018 / LeCaRD / Caseformer (or a user's corpus by a
+field mapping) judgments → injected errors → AR-Bench (seed 003).
 
 Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each
 input's format, found by content), parse (``_parse``,
-:mod:`buildds.extract.judgments`), build the statute profile
+:mod:`buildds.extract.judgments`: ids and cases de-duplicated across the inputs), build the statute profile
 (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every
 requested error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed
 judgment is the E1 donor corpus), make the rows (``_rows``,
 :mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
 records), validate them (``_validate``,
 :mod:`buildds.validate.arbench`), export (``_export``, :mod:`buildds.export.arbench`) and
-report (``_write_reports``). The report, its entries and the rejects are the records of
+report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_corpus`). The report, its entries and the rejects are the records of
 :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
@@ -100,7 +101,8 @@ def build_judgments(
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
     max_line_bytes: int | None = None, law_store: Path | None = None,
     law_date: str = "judgment", review_sample: int | None = None,
-    review_verdicts: Path | None = None,
+    review_verdicts: Path | None = None, input_format: str | None = None,
+    keep_appeals: bool = False,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -109,6 +111,9 @@ def build_judgments(
     (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
     ``law_dir`` then gives only the interpretations. ``review_sample`` /
     ``review_verdicts``: the reviewer's sample and verdicts (:mod:`.judgments_review`).
+    ``input_format``: a built-in mapping
+    name or a mapping YAML file for every input (else detected per file); ``keep_appeals``:
+    read appeal and retrial judgments too (else each is a ``not_first_instance`` reject).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -131,7 +136,8 @@ def build_judgments(
     run = JudgmentsRun(out=out, errors=list(errors), seed=seed, limit=limit,
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
-                       report=JudgmentsReport(out=out, code_version=code_version()))
+                       report=JudgmentsReport(out=out, code_version=code_version()),
+                       input_format=input_format, keep_appeals=keep_appeals)
     clean_stale_staging(out)  # what an interrupted run left
     probed: Sequence[Any] = read_jp_inputs(run, inputs) if jp else read_inputs(run, inputs)
     law_files = jp_law_files(law_dir) if jp else sorted([
@@ -169,6 +175,7 @@ def build_judgments(
         bar.update(task, description="validating")
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
+        _corpus_report(run, judgments, rows, None if plan else statutes)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
                      verdicts_path=review_verdicts, lang="ja" if jp else "zh")
@@ -213,19 +220,22 @@ def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable
     import itertools
 
     from buildds.errors import ExtractError
-    from buildds.extract.judgments import load_cail, load_judge
+    from buildds.extract.judgments import CaseRegistry, load_input
     from buildds.schema.judgments import JudgmentReject
 
     report = run.report
     judgments: list[Judgment] = []
     seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
+    cases = CaseRegistry()  # case keys -> where the case was first read, across the inputs
     for found in probed:
         got: list[JudgmentReject] = []
-        loader = load_judge if found.format == "judge" else load_cail
+        assert found.field_map is not None
         try:
             mine = list(itertools.islice(
-                loader(found.path, got, encoding=run.encoding,
-                       max_line_bytes=run.max_line_bytes, seen=seen), run.limit))
+                load_input(found.path, found.field_map, got, encoding=run.encoding,
+                           max_line_bytes=run.max_line_bytes, seen=seen, cases=cases,
+                           first_instance_only=not run.keep_appeals),
+                run.limit))
         except ExtractError as exc:  # unreadable half-way: the file counts as failed
             report.failed.append(FailedInput(path=found.name, error=exc.message))
             continue
@@ -314,6 +324,20 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
     return rows, validation.ok
+
+
+def _corpus_report(run: JudgmentsRun, judgments: list[Judgment], rows: list[ArbenchRow],
+                   statutes: Any) -> None:
+    """The report's corpus sections (:mod:`buildds.jobs.judgments_corpus`); ``statutes``:
+    the one profile applied (None: a law store chose one per judgment)."""
+    from buildds.jobs.judgments_corpus import CN_AMENDMENTS, corpus_report
+
+    report = run.report
+    report.corpus_md, report.corpus = corpus_report(
+        parsed=report.parsed, formats={i.path: i.format for i in report.inputs},
+        rejects=run.rejects.rows, errors=run.errors, rows=rows, judgments=judgments,
+        in_force=statutes.effective_date if statutes is not None else None,
+        versions=CN_AMENDMENTS if getattr(statutes, "jurisdiction", None) == "cn" else ())
 
 
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:

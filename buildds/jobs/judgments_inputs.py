@@ -1,6 +1,8 @@
 """The input side of ``buildds judgments``: one run's settings and what it collects
 (:class:`JudgmentsRun`), the options checked before any work, and step "read" — each input's
-format found by content (JuDGE lines carry ``fd``/``text_id``, CAIL lines ``fact``/``meta``).
+format found by content (the first built-in field mapping whose keys a line has: JuDGE
+``fd``/``text_id``, CAIL ``fact``/``meta``, LeCaRD ``ajId``/``qw``/``pjjg``, Caseformer
+``id``/``fact``/``reason``/``result``/``content``), or the one ``--input-format`` names.
 Used by :mod:`buildds.jobs.judgments`, which composes the steps.
 """
 
@@ -45,15 +47,19 @@ class JudgmentsRun:
     options: dict[str, Any]
     report: JudgmentsReport
     rejects: Rejects = field(default_factory=Rejects)
+    #: ``--input-format``: a built-in name or a mapping file (None: detected per file)
+    input_format: str | None = None
+    #: ``--keep-appeals``: read appeal and retrial judgments too (else ``not_first_instance``)
+    keep_appeals: bool = False
 
     def reject(self, record: RunReject) -> None:
         self.rejects.add(**record.kwargs())
 
 
 def detect_format(path: Path, *, encoding: str | None = None) -> str:
-    """``judge`` or ``cail`` from the first JSON object with one format's keys (read as the
-    parse reads, :func:`buildds.extract.judgments.detect_format`); :class:`BuildError`
-    otherwise."""
+    """The format (``judge``, ``cail``, ``lecard``, ``caseformer``) of the first JSON object
+    with one built-in format's keys (read as the parse reads,
+    :func:`buildds.extract.judgments.detect_format`); :class:`BuildError` otherwise."""
     from buildds.extract.judgments import detect_format as probe
 
     found = probe(path, encoding=encoding)
@@ -95,12 +101,21 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
     are rejects)."""
     from buildds.errors import ExtractError
     from buildds.extract.judgments import detect_format as probe
+    from buildds.extract.judgments import resolve_field_map
     from buildds.safeio.names import printable_name
 
+    fmap = resolve_field_map(run.input_format)
+    if fmap is not None and run.input_format not in (None, fmap.name):  # a mapping file
+        run.options["input_format"] = fmap.model_dump(mode="json")
+    elif fmap is not None:
+        run.options["input_format"] = fmap.name
+    if run.keep_appeals:
+        run.options["keep_appeals"] = True
     probed: list[JudgmentInput] = []
     for path in map(Path, inputs):
         try:
-            found = probe(path, encoding=run.encoding, max_line_bytes=run.max_line_bytes)
+            found = probe(path, encoding=run.encoding, max_line_bytes=run.max_line_bytes,
+                          field_map=fmap)
         except ExtractError as exc:
             run.report.failed.append(FailedInput(path=printable_name(path.name),
                                                  error=exc.message))

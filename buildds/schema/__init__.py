@@ -9,7 +9,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
   clauses;
 * :mod:`.judgments` — criminal judgments and injected errors; :mod:`.arbench` — the
   AR-Bench row made from them; :mod:`.judgments_report` — what a ``buildds judgments`` run
-  reports and rejects (input entries, counts, rejects);
+  reports and rejects (input entries, counts, rejects); :mod:`.judgment_fields` — where a
+  judgments corpus keeps each part (a declared field mapping);
 * :mod:`.laws` — statutes in versions: articles, versions keyed by enforcement date,
   changes between versions;
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
@@ -29,6 +30,8 @@ from buildds.schema.evaluation import *
 from buildds.schema.evaluation import __all__ as _evaluation_all
 from buildds.schema.jbe_build import *
 from buildds.schema.jbe_build import __all__ as _jbe_build_all
+from buildds.schema.judgment_fields import *
+from buildds.schema.judgment_fields import __all__ as _judgment_fields_all
 from buildds.schema.judgments import *
 from buildds.schema.judgments import __all__ as _judgments_all
 from buildds.schema.judgments_report import *
@@ -40,5 +43,5 @@ from buildds.schema.statutes import __all__ as _statutes_all
 
 __all__ = [  # noqa: PLE0604
     *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
-    *_judgments_report_all, *_laws_all, *_statutes_all, *_evaluation_all,
+    *_judgments_report_all, *_judgment_fields_all, *_laws_all, *_statutes_all, *_evaluation_all,
     *_dataset_diff_all]

@@ -42,7 +42,7 @@ class ArbenchRow:
     #: ``<source id>-<error type>-<seed>``, or ``<source id>-none`` for a normal judgment
     id: str
     source_id: str
-    dataset: Literal["judge", "cail", "jp"]
+    dataset: str
     error_type: ErrorType | Literal["none"]
     error_class: ErrorClass | Literal["none"]
     label: Literal[0, 1]

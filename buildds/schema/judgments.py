@@ -151,12 +151,13 @@ class JpDetails(Frozen):
 
 
 class Judgment(Frozen):
-    """One single-defendant criminal judgment (JuDGE full text, CAIL facts + meta, or a
-    Japanese courts.go.jp precedent: dataset ``jp``, with :class:`JpDetails`)."""
+    """One single-defendant criminal judgment (JuDGE full text or CAIL facts + meta, a corpus
+    read by a field mapping: ``dataset`` is the mapping's name, e.g. ``lecard``, or a Japanese
+    courts.go.jp precedent: dataset ``jp``, with :class:`JpDetails`)."""
 
     id: str
     source: Source
-    dataset: Literal["judge", "cail", "jp"]
+    dataset: str
     #: 1-based line number in the source file
     line: int
     facts: str
@@ -213,17 +214,20 @@ class Judgment(Frozen):
 
 #: why an input record is not a judgment: the line (encoding … not_an_object, see
 #: :mod:`buildds.extract.json_lines`), its fields (missing_field … duplicate_id), or the case
-#: (multi_defendant, no_defendant)
+#: (multi_defendant, no_defendant, not_first_instance: an appeal or retrial judgment,
+#: duplicate_case: a case already read from another document or corpus; part_not_in_text:
+#: a mapped part is not found in the mapped full text)
 JudgmentRejectReason = Literal["encoding", "line_too_long", "control_character",
                                "malformed_json", "json_limit", "not_an_object", "missing_field",
                                "empty_field", "wrong_type", "bad_value", "duplicate_id",
-                               "multi_defendant", "no_defendant"]
+                               "part_not_in_text", "multi_defendant", "no_defendant",
+                               "not_first_instance", "duplicate_case"]
 
 
 class JudgmentReject(Frozen):
     """A source record that did not become a :class:`Judgment`, and why."""
 
-    dataset: Literal["judge", "cail", "jp"]
+    dataset: str
     source: str
     line: int
     id: str | None = None

@@ -42,8 +42,9 @@ __all__ = [
 ]
 
 STAGE = "judgments"
-#: reject reasons that are about the case, not a defect of the record
-CASE_REASONS = ("multi_defendant", "no_defendant")
+#: reject reasons that are about the case, not a defect of the record (an appeal, a case
+#: another input holds too)
+CASE_REASONS = ("multi_defendant", "no_defendant", "not_first_instance", "duplicate_case")
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,9 @@ class JudgmentsReport:
     #: a reviewer's validity rates (``--review-verdicts``): per error type and ``all``, the
     #: :class:`~buildds.schema.review.ValidityRate` fields; None without verdicts
     review: list[dict[str, Any]] | None = None
+    #: per input and per error type vs AR-Bench, law dates (:mod:`buildds.jobs.judgments_corpus`)
+    corpus: dict[str, Any] = field(default_factory=dict)
+    corpus_md: str = ""
 
     @property
     def ok(self) -> bool:
@@ -324,6 +328,7 @@ class JudgmentsReport:
             "profile": self.profile.as_json() if self.profile else {}, "rows": self.rows,
             "exported": self.exported, "validation": self.validation,
             **({"review": self.review} if self.review is not None else {}),
+            **({"corpus": self.corpus} if self.corpus else {}),
         }
 
     def restore(self, previous: dict[str, Any]) -> None:
@@ -372,6 +377,8 @@ class JudgmentsReport:
         lines += ["", "## Statute profile coverage", "", "| measure | value |", "|---|---:|"]
         lines += [f"| {k} | {v} |" for k, v in (self.profile.as_json() if self.profile
                                                  else {}).items()]
+        if self.corpus_md:
+            lines += ["", self.corpus_md]
         lines += ["", self.validation_md or "", ""]
         if self.review is not None:
             from buildds.schema.review import ValidityRate

@@ -257,8 +257,10 @@ def test_a_link_to_dev_zero_fails_alone(statutes: tuple[Path, Path], tmp_path: P
 
 @pytest.mark.parametrize(("content", "why"), [
     (b"", "empty file: no JSON lines"),
-    (b'{"other": 1}\n[1]\n', ("no JuDGE ({text_id, text, fd}) or CAIL ({fact, meta}) record: "
-                             "all 2 lines rejected (missing_field 1, not_an_object 1")),
+    (b'{"other": 1}\n[1]\n', ("no JuDGE ({text_id, text, fd}), CAIL ({fact, meta}), LeCaRD "
+                             "({ajId, qw, pjjg}) or Caseformer ({id, fact, reason, result, "
+                             "content}) record: all 2 lines rejected (missing_field 1, "
+                             "not_an_object 1")),
 ])
 def test_a_file_of_another_kind_fails_alone(statutes: tuple[Path, Path], tmp_path: Path,
                                             content: bytes, why: str) -> None:

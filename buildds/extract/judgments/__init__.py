@@ -1,4 +1,5 @@
-"""Read criminal judgments (AR-Bench, seed 003) from JuDGE and CAIL2018 JSON lines.
+"""Read criminal judgments (AR-Bench, seed 003) from JuDGE, CAIL2018, LeCaRD, Caseformer
+or a user's JSON lines, each format a declared field mapping (:mod:`.field_maps`).
 
 - :func:`read_judge` / :func:`read_cail` yield, per source line, a :class:`Judgment` or a
   :class:`JudgmentReject` with its line number and reason: nothing is dropped silently and
@@ -9,7 +10,11 @@
   shares the ids across files); then the case (``multi_defendant``, ``no_defendant``).
 - :func:`load_judge` / :func:`load_cail` yield only the judgments and hand each reject to
   ``rejects`` (a list to append to); without one, rejects are logged as warnings.
-- :func:`detect_format` reads a file up to its first record that names its format.
+- :func:`detect_format` reads a file up to its first record that names its format (the
+  first built-in mapping whose keys it has, :data:`BUILTIN_MAPS`); :func:`load_input` reads
+  it by that mapping (:func:`read_mapped` for LeCaRD, Caseformer and user mappings from YAML,
+  :func:`load_field_map`), sharing the ids and the cases read (:class:`CaseRegistry`: a case
+  in two corpora is ``duplicate_case``) across the inputs.
 
 Only an unreadable file raises (:class:`~buildds.errors.ExtractError`, naming it: not a
 regular file, an unknown ``encoding``, a read error).
@@ -35,7 +40,9 @@ and its ``offset`` inside ``Judgment.full_text``, so their spans index the full 
 
 Modules, lowest first (each imports only those before it): :mod:`.spans`, :mod:`.amounts`,
 :mod:`.sentence`, :mod:`.citations`, :mod:`.dates`, :mod:`.factors`, :mod:`.reader` (what both formats
-share), :mod:`.judge`, :mod:`.cail`, :mod:`.load`, :mod:`.formats`. Later stages (the
+share), :mod:`.build` (a judgment from its full text and part ranges), :mod:`.judge`,
+:mod:`.cail`, :mod:`.cases`, :mod:`.field_maps`, :mod:`.mapped`, :mod:`.load`,
+:mod:`.formats`. Later stages (the
 injectors, the AR-Bench rows, validation, the evaluation's answer parser) import the parsers
 from here: every import points down.
 """
@@ -50,7 +57,9 @@ from buildds.extract.judgments.amounts import (
     parse_money,
     parse_months,
 )
+from buildds.extract.judgments.build import judge_defendants, judgment_from_ranges
 from buildds.extract.judgments.cail import read_cail
+from buildds.extract.judgments.cases import CaseRegistry, case_number, procedure_of
 from buildds.extract.judgments.citations import parse_articles, parse_charges
 from buildds.extract.judgments.dates import (
     offence_date,
@@ -58,18 +67,32 @@ from buildds.extract.judgments.dates import (
     parse_offence_dates,
 )
 from buildds.extract.judgments.factors import parse_factors
+from buildds.extract.judgments.field_maps import (
+    BUILTIN_MAPS,
+    field_value,
+    load_field_map,
+    resolve_field_map,
+)
 from buildds.extract.judgments.formats import JudgmentInput, detect_format, record_format
-from buildds.extract.judgments.judge import judge_defendants, read_judge, split_judge_text
-from buildds.extract.judgments.load import load_cail, load_judge
+from buildds.extract.judgments.judge import read_judge, split_judge_text
+from buildds.extract.judgments.load import load_cail, load_input, load_judge
+from buildds.extract.judgments.mapped import place_parts, read_mapped
 from buildds.extract.judgments.sentence import parse_sentence
 
 __all__ = [
+    "BUILTIN_MAPS",
     "MONEY_RE",
     "TERM_RE",
+    "CaseRegistry",
     "JudgmentInput",
+    "case_number",
     "detect_format",
+    "field_value",
     "judge_defendants",
+    "judgment_from_ranges",
     "load_cail",
+    "load_field_map",
+    "load_input",
     "load_judge",
     "money_matches",
     "offence_date",
@@ -82,8 +105,12 @@ __all__ = [
     "parse_months",
     "parse_offence_dates",
     "parse_sentence",
+    "place_parts",
+    "procedure_of",
     "read_cail",
     "read_judge",
+    "read_mapped",
     "record_format",
+    "resolve_field_map",
     "split_judge_text",
 ]

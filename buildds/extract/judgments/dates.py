@@ -25,7 +25,10 @@ from buildds.text import to_int_number
 __all__ = ["DATE_RE", "offence_date", "parse_dates", "parse_judgment_date",
            "parse_offence_dates"]
 
-_CN_DIGIT = "〇零一二三四五六七八九"
+#: ○ (white circle) and Ｏ (full-width letter O) stand for 〇 in many crawled judgments
+#: (二○一八年…, LeCaRD); they are read as 〇
+_CN_DIGIT = "〇零○Ｏ一二三四五六七八九"
+_ZERO_LOOKALIKES = str.maketrans("○Ｏ", "〇〇")
 _CN = _CN_DIGIT + "十"
 #: one date: year, month and day in Arabic (half/full width) or Chinese numerals
 DATE_RE = re.compile(
@@ -38,7 +41,7 @@ _ANNEX_RE = re.compile(r"附[:：]?\s*(?:本案)?相关(?:的)?法律条文|附[
 
 
 def _date_of(m: re.Match[str]) -> date | None:
-    y, mo, d = (to_int_number(m.group(k)) for k in ("y", "m", "d"))
+    y, mo, d = (to_int_number(m.group(k).translate(_ZERO_LOOKALIKES)) for k in ("y", "m", "d"))
     if y is None or mo is None or d is None:
         return None
     try:

@@ -4,7 +4,7 @@ fields (:func:`text_field`, :func:`id_field`: the reason and message of an unusa
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from buildds.extract.json_lines import JsonLinesFile, LineReject
 from buildds.schema.core import Source
@@ -53,7 +53,7 @@ class RecordReader:
     """What both formats share: the strict line reader, rejects with the file and line, and
     the ids seen (``seen``: id → ``<file> line <n>``, shared across files by the caller)."""
 
-    def __init__(self, src: JsonLinesFile, dataset: Literal["judge", "cail"],
+    def __init__(self, src: JsonLinesFile, dataset: str,
                  seen: dict[str, str] | None) -> None:
         self.src, self.dataset = src, dataset
         self.source = Source(path=src.name, sha256=src.sha256)

@@ -512,7 +512,13 @@ def test_real_judge_export(judge_export: Path, tmp_path: Path, subtask: str) -> 
         assert by_model["oracle"]["per_target"]["prison_term"]["impscore"] == 1.0
     limited = run_eval(judge_export, task=f"appellate-review:{subtask}", models=["tfidf"],
                        limit=150, out=tmp_path / "tfidf", use_cache=False)
-    assert limited.runs[0].metrics["if_rate"] == 1.0
+    # tfidf answers from training rows of the same error type only; E5/E6 have a handful of
+    # rows in JuDGE alone, so a row of them may have none: every other row is answered
+    samples = [json.loads(line) for line in (tmp_path / "tfidf" / "tfidf" / "0shot"
+                                             / "samples.jsonl").read_text("utf-8").splitlines()]
+    unanswered = [s for s in samples if s["parsed"] is None]
+    assert all(str(s["error"]).startswith("no training items like") for s in unanswered)
+    assert len(unanswered) <= 2 and limited.runs[0].metrics["if_rate"] >= 0.98
     for model, m in {**by_model, "tfidf (150 rows)": limited.runs[0].metrics}.items():
         print(f"{subtask} {model}: n={m['n']} acc={m['accuracy']:.4f} "
               f"macro_f1={m['macro_f1']:.4f} if={m['if_rate']:.4f}")
