@@ -69,13 +69,17 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--max-line-bytes", type=click.IntRange(min=1), default=None,
               help=f"Longest input line (one record) read [default: "
               f"{LIMITS['line_bytes'].default:,}]; a longer one is rejected.")
+@click.option("--no-audit", "no_audit", is_flag=True,
+              help="Skip the shortcut audit (surface-consistency rules and a text-only "
+              "classifier on the rows, the 'Shortcut audit' section of report.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--strict", is_flag=True,
-              help="Exit 1 if validation fails or any input record is rejected as defective.")
+              help="Exit 1 if validation fails, the shortcut audit fails (a surface cue "
+              "finds the injected rows) or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
               confusable: Path | None, limit: int | None, encoding: str | None,
-              max_line_bytes: int | None, quiet: bool, strict: bool) -> None:
+              max_line_bytes: int | None, no_audit: bool, quiet: bool, strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json) → AR-Bench.
 
     Parses the judgments (format detected by content), injects errors E1–E6 against the
@@ -88,7 +92,12 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     a missing or empty field, a duplicate id …) is rejected with its line number and
     reason, and the rest is built. Exit status: 0 built; 1 an input file gave no judgment
     (the others are still built), nothing could be read, or --strict and a record was
-    rejected or validation failed; 2 bad options.
+    rejected, validation failed or the shortcut audit failed; 2 bad options.
+
+    The shortcut audit (on by default) runs surface-consistency rules (刑期 date notes vs
+    terms, combined sentences and fines vs the charges, numeral styles, cited articles) and
+    a cross-validated char n-gram classifier on the judgment part, and reports how often
+    they find the injected rows next to the untouched ones (report.md, "Shortcut audit").
 
     \b
     Example:
@@ -118,17 +127,21 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  law_dir=law_dir, confusable=confusable, limit=limit,
                                  progress=not quiet, encoding=encoding,
                                  max_line_bytes=max_line_bytes, law_store=law_store,
-                                 law_date=law_date)
+                                 law_date=law_date, audit=not no_audit)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
-    if strict and (not report.ok or report.bad_records or report.dropped):
+    if strict and (not report.ok or report.bad_records or report.dropped
+                   or not report.audit_ok):
         why = [f"{n} {what}" for n, what in ((report.bad_records, "defective record(s) rejected"),
                                              (report.dropped, "row(s) dropped by validation"))
                if n]
         if not report.ok:
             why.append("validation failed")
+        if not report.audit_ok:
+            why.append("the shortcut audit failed (see the Shortcut audit section of "
+                       f"{out / 'report.md'})")
         click.echo(f"--strict: {', '.join(why)} (see {out / 'rejects.jsonl'})", err=True)
         sys.exit(1)
     if report.failed:

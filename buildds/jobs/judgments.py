@@ -8,8 +8,9 @@ requested error into every judgment, :func:`buildds.inject_errors.inject_all`, e
 judgment is the E1 donor corpus), make the rows (``_rows``,
 :mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
 records), validate them (``_validate``,
-:mod:`buildds.validate.arbench`), export (``_export``, :mod:`buildds.export.arbench`) and
-report (``_write_reports``). The report, its entries and the rejects are the records of
+:mod:`buildds.validate.arbench`), audit them for surface cues (``_audit``,
+:mod:`buildds.validate.shortcut_audit`), export (``_export``,
+:mod:`buildds.export.arbench`) and report (``_write_reports``). The report, its entries and the rejects are the records of
 :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
@@ -84,14 +85,14 @@ def build_judgments(
     seed: int = 0, out: Path, law_dir: Path, confusable: Path, limit: int | None = None,
     normal_share: float = 0.5, progress: bool = True, encoding: str | None = None,
     max_line_bytes: int | None = None, law_store: Path | None = None,
-    law_date: str = "judgment",
+    law_date: str = "judgment", audit: bool = True,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
     ``max_line_bytes``: the longest line read (else the ``line_bytes`` limit). ``law_store``:
     a law store with PRC versions — each judgment is judged under the version of its date
     (``law_date`` ``judgment``, or ``offence``: PRC art. 12), :mod:`.judgments_versions`;
-    ``law_dir`` then gives only the interpretations.
+    ``law_dir`` then gives only the interpretations. ``audit``: the shortcut audit (_audit).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -103,7 +104,8 @@ def build_judgments(
     law_dir, confusable = Path(law_dir), Path(confusable)
     check_options(profile, errors, inputs, law_dir if law_store is None else None, confusable)
     options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
-                               "limit": limit, "normal_share": normal_share}
+                               "limit": limit, "normal_share": normal_share,
+                               **({} if audit else {"audit": False})}
     if law_store is not None:
         options["law_date"] = law_date
     if max_line_bytes is not None:
@@ -146,6 +148,9 @@ def build_judgments(
         bar.update(task, description="validating")
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
+        if audit:
+            bar.update(task, description="shortcut audit")
+            _audit(run, rows, statutes)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         if plan is not None:
             staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
@@ -285,6 +290,18 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
     return rows, validation.ok
+
+
+def _audit(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any) -> None:
+    """Step "shortcut audit": surface-cue detectors on the rows
+    (:mod:`buildds.validate.shortcut_audit`), into the report; a failing audit fails
+    ``--strict`` but does not stop the export."""
+    from buildds.validate.shortcut_audit import audit_rows
+    from buildds.validate.shortcut_report import shortcut_markdown
+
+    result = audit_rows(rows, profile=statutes, seed=run.seed)
+    run.report.shortcut_audit = result.as_json()
+    run.report.shortcut_md = shortcut_markdown(result, level=2)
 
 
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:

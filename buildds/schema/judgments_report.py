@@ -267,11 +267,20 @@ class JudgmentsReport:
     unchanged: bool = False
     #: rows that failed validation and were left out of the export (see rejects.jsonl)
     dropped: int = 0
+    #: the shortcut audit (buildds.validate.shortcut_audit) as report.json holds it, and
+    #: its report.md section; None when it did not run (--no-audit)
+    shortcut_audit: dict[str, Any] | None = None
+    shortcut_md: str = ""
     seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
         return self.validation is None or bool(self.validation.get("ok", True))
+
+    @property
+    def audit_ok(self) -> bool:
+        """Whether the shortcut audit passed (or did not run)."""
+        return self.shortcut_audit is None or bool(self.shortcut_audit.get("ok", True))
 
     @property
     def bad_records(self) -> int:
@@ -306,6 +315,9 @@ class JudgmentsReport:
             line += f"; VALIDATION FAILED ({len(self.validation['errors'])} errors, not exported)"  # type: ignore[index]
         elif not done:
             line += "; nothing to export: no injection could be made (reasons in the report)"
+        if not self.audit_ok:
+            line += (f"; SHORTCUT AUDIT FAILED ({len(self.shortcut_audit['failures'])} "  # type: ignore[index]
+                     "detector(s) find injected rows by surface cues)")
         return line + f" — see {self.out / 'report.md'}"
 
     def as_json(self) -> dict[str, Any]:
@@ -320,6 +332,7 @@ class JudgmentsReport:
             "injections": {e: c.as_json() for e, c in self.injections.items()},
             "profile": self.profile.as_json() if self.profile else {}, "rows": self.rows,
             "exported": self.exported, "validation": self.validation,
+            "shortcut_audit": self.shortcut_audit,
         }
 
     def restore(self, previous: dict[str, Any]) -> None:
@@ -332,6 +345,7 @@ class JudgmentsReport:
         self.profile, self.rows = ProfileSummary.from_json(previous["profile"]), previous["rows"]
         self.validation, self.exported = previous["validation"], True
         self.dropped = previous.get("dropped_rows", 0)
+        self.shortcut_audit = previous.get("shortcut_audit")
         if "failed" in previous:  # inputs found bad while parsing
             self.failed = [FailedInput.from_json(f) for f in previous["failed"]]
         self.unchanged = True
@@ -368,4 +382,6 @@ class JudgmentsReport:
         lines += [f"| {k} | {v} |" for k, v in (self.profile.as_json() if self.profile
                                                  else {}).items()]
         lines += ["", self.validation_md or "", ""]
+        if self.shortcut_md:
+            lines += [self.shortcut_md, ""]
         return "\n".join(lines)
