@@ -8,7 +8,8 @@ seed): a normal row and its injected twin never sit on both sides of a split, wh
 classifier would learn the judgment rather than the cue. It sees the judgment part only — no
 facts, no reasoning, no statute — the one place an injection edits.
 
-Figures (:class:`~buildds.schema.shortcut_audit.ClassifierFigures`): accuracy of the
+The dual liblinear solver: there are more n-grams than rows, where it is ~10× faster than
+the primal one. Figures (:class:`~buildds.schema.shortcut_audit.ClassifierFigures`): accuracy of the
 out-of-fold predictions next to chance (the majority-class rate), balanced accuracy (chance
 0.5 whatever the class mix) with a seeded bootstrap 95% interval (:data:`BOOTSTRAP`
 resamples of the rows), and each fold's balanced accuracy. Everything is seeded, and
@@ -37,7 +38,7 @@ MIN_CLASS_ROWS = 20
 #: what the report says the classifier is
 SETTINGS: dict[str, Any] = {
     "features": f"TF-IDF char n-grams {NGRAMS[0]}-{NGRAMS[1]} (sublinear tf, min_df 2)",
-    "model": "LogisticRegression(liblinear, C=1, class_weight=balanced)",
+    "model": "LogisticRegression(liblinear dual, C=1, class_weight=balanced)",
     "cv": f"StratifiedGroupKFold({FOLDS}, shuffled, groups = source judgment)",
     "bootstrap": BOOTSTRAP, "input": "the judgment part only (ArbenchRow.judgment)"}
 
@@ -53,17 +54,18 @@ def _balanced(y: Any, pred: Any) -> float:
 
 
 def _bootstrap(y: Any, pred: Any, seed: int) -> tuple[float, float]:
-    """2.5 and 97.5 percentiles of the balanced accuracy over row resamples."""
+    """2.5 and 97.5 percentiles of the balanced accuracy over row resamples. A resample of
+    the rows is drawn as its counts of true/false positives/negatives (a multinomial over
+    the four cells: the same distribution as drawing rows), so memory does not grow with
+    the rows."""
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(y), size=(BOOTSTRAP, len(y)))
-    ys, ps = y[idx], pred[idx]
-    pos, neg = ys == 1, ys == 0
+    cells = np.array([((y == 1) & (pred == 1)).sum(), ((y == 1) & (pred == 0)).sum(),
+                      ((y == 0) & (pred == 0)).sum(), ((y == 0) & (pred == 1)).sum()])
+    counts = np.random.default_rng(seed).multinomial(len(y), cells / len(y), size=BOOTSTRAP)
+    tp, fn, tn, fp = counts.T
     with np.errstate(invalid="ignore", divide="ignore"):
-        tpr = ((ps == 1) & pos).sum(1) / pos.sum(1)
-        tnr = ((ps == 0) & neg).sum(1) / neg.sum(1)
-    values = np.nan_to_num((tpr + tnr) / 2, nan=0.5)
+        values = np.nan_to_num((tp / (tp + fn) + tn / (tn + fp)) / 2, nan=0.5)
     low, high = np.percentile(values, [2.5, 97.5])
     return float(low), float(high)
 
@@ -93,25 +95,29 @@ def _out_of_fold(texts: list[str], y: Any, groups: list[str], seed: int
                  ) -> tuple[Any, list[float]]:
     """Out-of-fold predictions for every row, and each fold's balanced accuracy."""
     import numpy as np
-    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
-    from sklearn.pipeline import make_pipeline
 
+    # n-grams are counted once; each fold keeps those in >= 2 of its training rows and
+    # weighs them by its training rows only — the same features as a TF-IDF vectoriser
+    # (min_df 2) fitted on the fold, without counting the texts again for every fold
+    counts = CountVectorizer(analyzer="char", ngram_range=NGRAMS, lowercase=False,
+                             dtype=np.float64).fit_transform(texts).tocsr()
     pred = np.zeros(len(y), dtype=int)
     folds: list[float] = []
     split = StratifiedGroupKFold(n_splits=FOLDS, shuffle=True, random_state=seed)
     for train, test in split.split(np.zeros(len(y)), y, groups):
-        model = make_pipeline(
-            TfidfVectorizer(analyzer="char", ngram_range=NGRAMS, min_df=2, sublinear_tf=True,
-                            dtype=np.float64),
-            LogisticRegression(C=1.0, solver="liblinear", class_weight="balanced",
-                               max_iter=1000, random_state=seed))
         if len(set(y[train])) < 2:  # a fold with one class: predict it
             pred[test] = int(y[train][0])
         else:
-            model.fit([texts[i] for i in train], y[train])
-            pred[test] = model.predict([texts[i] for i in test])
+            keep = np.flatnonzero((counts[train] > 0).sum(axis=0).A1 >= 2)
+            tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[train][:, keep])
+            model = LogisticRegression(C=1.0, solver="liblinear", dual=True,
+                                       class_weight="balanced", max_iter=1000,
+                                       random_state=seed)
+            model.fit(tfidf.transform(counts[train][:, keep]), y[train])
+            pred[test] = model.predict(tfidf.transform(counts[test][:, keep]))
         test_y = y[test]
         folds.append(_balanced(test_y, pred[test]) if len(set(test_y)) == 2
                      else float((pred[test] == test_y).mean()))
