@@ -15,7 +15,8 @@ audit **fails** when
 * a rule's firing rate on the injected rows (all of them, or one error type's) exceeds its
   rate on the untouched rows by more than :data:`RULE_LIFT_MAX` (5 points) with at least
   :data:`RULE_MIN_HITS` (5) injected rows it fires on — a benchmark where a regex finds the
-  errors measures pattern-spotting; or
+  errors measures pattern-spotting (judged when there are at least
+  :data:`RULE_MIN_UNTOUCHED` untouched rows to compare with); or
 * the classifier's balanced accuracy exceeds chance (0.5) by more than
   :data:`CLASSIFIER_LIFT_MAX` (10 points) and its bootstrap interval lies above chance —
   on a task with at least :data:`~buildds.validate.shortcut_classifier.MIN_CLASS_ROWS` rows
@@ -38,14 +39,15 @@ from buildds.schema.shortcut_audit import (
     ShortcutAudit,
     TypeFiring,
 )
-from buildds.validate.shortcut_classifier import SETTINGS, cross_validate
+from buildds.validate.shortcut_classifier import MIN_CLASS_ROWS, SETTINGS, cross_validate
 from buildds.validate.shortcut_rules import RULES, AuditText, Rule
 
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["CLASSIFIER_LIFT_MAX", "RULE_LIFT_MAX", "RULE_MIN_HITS", "THRESHOLDS",
+__all__ = ["CLASSIFIER_LIFT_MAX", "RULE_LIFT_MAX", "RULE_MIN_HITS", "RULE_MIN_UNTOUCHED",
+           "THRESHOLDS",
            "audit_rows", "charge_articles"]
 
 #: a rule fails when its injected rate − untouched rate exceeds this (5 points) …
@@ -54,7 +56,11 @@ RULE_LIFT_MAX = 0.05
 RULE_MIN_HITS = 5
 #: the classifier fails when its balanced accuracy − 0.5 exceeds this (10 points)
 CLASSIFIER_LIFT_MAX = 0.10
+#: with fewer untouched rows than this the rules have nothing to be compared with: their
+#: figures are reported, not judged (a CAIL-only build has no normal rows)
+RULE_MIN_UNTOUCHED = MIN_CLASS_ROWS
 THRESHOLDS = {"rule_lift_max": RULE_LIFT_MAX, "rule_min_hits": RULE_MIN_HITS,
+              "rule_min_untouched": RULE_MIN_UNTOUCHED,
               "classifier_lift_max": CLASSIFIER_LIFT_MAX}
 
 
@@ -123,6 +129,8 @@ def _failures(rules: Sequence[RuleFigures], classifiers: Sequence[ClassifierFigu
               ) -> list[str]:
     out: list[str] = []
     for rule in rules:
+        if rule.untouched.rows < RULE_MIN_UNTOUCHED:
+            continue
         for scope, firing in [("injected", rule.injected), *rule.by_type.items()]:
             lift = firing.rate - rule.untouched.rate
             if lift > RULE_LIFT_MAX and firing.hits >= RULE_MIN_HITS:

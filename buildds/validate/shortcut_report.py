@@ -18,16 +18,20 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
     h = "#" * level
     t = audit.thresholds
     verdict = "passed" if audit.ok else f"FAILED ({len(audit.failures)} detector(s))"
-    lines = [f"{h} Shortcut audit", "",
-             (f"Surface-cue detectors on this build's own rows ({audit.injected} injected, "
+    intro = (f"Surface-cue detectors on this build's own rows ({audit.injected} injected, "
              f"{audit.untouched} untouched): {verdict}. A rule fails when it fires on injected "
              f"rows (all, or one error type) more than {t['rule_lift_max'] * 100:.0f} points "
-             f"above its rate on untouched rows with at least {t['rule_min_hits']:.0f} hits; the "
-             f"classifier fails when its balanced accuracy exceeds chance (50%) by more than "
-             f"{t['classifier_lift_max'] * 100:.0f} points with its 95% interval above chance."), "",
-             ("| detector | fires on injected | fires on untouched | fires on originals "
-             "| precision | accuracy vs chance | balanced accuracy (95% CI) |"),
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             f"above its rate on untouched rows with at least {t['rule_min_hits']:.0f} hits; "
+             "the classifier fails when its balanced accuracy exceeds chance (50%) by more "
+             f"than {t['classifier_lift_max'] * 100:.0f} points with its 95% interval above "
+             "chance.")
+    lines = [f"{h} Shortcut audit", "", intro, ""]
+    if audit.untouched < t.get("rule_min_untouched", 0):
+        lines += [(f"Fewer than {t['rule_min_untouched']:.0f} untouched rows: the rules' "
+                   "figures are reported, not judged (nothing to compare them with)."), ""]
+    lines += [("| detector | fires on injected | fires on untouched | fires on originals "
+               "| precision | accuracy vs chance | balanced accuracy (95% CI) |"),
+              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in audit.rules:
         precision = "—" if r.precision is None else _pct(r.precision)
         lines.append(f"| rule `{r.name}` | {_pct(r.injected.rate)} ({r.injected.hits}/"

@@ -92,3 +92,13 @@ def test_json_round_trip_and_determinism() -> None:
     audit = audit_rows(rows, seed=1)
     assert ShortcutAudit.from_json(audit.as_json()) == audit
     assert audit_rows(rows, seed=1).as_json() == audit.as_json()
+
+
+def test_rules_are_not_judged_without_untouched_rows() -> None:
+    """A build without normal rows (CAIL has no judgment part): nothing to compare with."""
+    injected_only = [r for r in _rows(consistent=False) if r.label == 1]
+    audit = audit_rows(injected_only, classifier=False)
+    assert audit.rules[0].injected.hits == 90 and audit.ok
+    assert "reported, not judged" in shortcut_markdown(audit)
+    empty = audit_rows([])
+    assert empty.ok and empty.rows == 0 and not empty.classifiers[0].scored
