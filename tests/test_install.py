@@ -16,7 +16,7 @@ PACKAGE = REPO / "buildds"
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
 
 #: what each optional extra is for — the packages only these features may import
-EXTRA_ONLY = {"sklearn": "eval", "matplotlib": "eval", "reportlab": "sample",
+EXTRA_ONLY = {"matplotlib": "eval", "reportlab": "sample",
               "transformers": "hf", "torch": "hf", "inspect_ai": "bench", "openai": "bench"}
 
 
@@ -109,8 +109,8 @@ def _buildds_without_extras(*args: str, cwd: Path) -> subprocess.CompletedProces
 
 
 def test_main_paths_run_without_any_extra(tmp_path: Path) -> None:
-    """jbe → validate → eval (majority) → contracts, with every extra's package unimportable;
-    the tfidf baseline then says which extra to install."""
+    """jbe → validate → eval (majority) → contracts, with every extra's package
+    unimportable."""
     sample = PACKAGE / "sample" / "pdf"
     out = tmp_path / "jbe"
     run = _buildds_without_extras("jbe", "--years", "2025", "--raw", str(sample), "--out",
@@ -127,12 +127,8 @@ def test_main_paths_run_without_any_extra(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "eval" / "leaderboard.md").is_file()
 
-    run = _buildds_without_extras("eval", str(out), "--task", "jbe", "--model", "tfidf",
-                                  "--out", str(tmp_path / "eval2"), "-q", cwd=tmp_path)
-    assert run.returncode == 1
-    assert "scikit-learn is not installed: run  pip install 'buildds[eval]'" in run.stderr
-    assert "Traceback" not in run.stderr
-
+    # (the tfidf baseline is not run here: scikit-learn is a core dependency now, and it
+    # probes torch through sys.modules, where this test's None stand-in breaks it)
     docx = next((PACKAGE / "sample" / "highbar").rglob("*.docx"))
     run = _buildds_without_extras("contracts", str(docx), "--out", str(tmp_path / "c"), "-q",
                                   cwd=tmp_path)

@@ -103,14 +103,19 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
               default=None, metavar="FILE.csv", help="A reviewer's verdicts (id,valid,note; "
               "valid yes/no, empty: not judged): the validity rate per error type goes into "
               "report.md and the card.")
+@click.option("--no-audit", "no_audit", is_flag=True,
+              help="Skip the shortcut audit (surface-consistency rules and a text-only "
+              "classifier on the rows, the 'Shortcut audit' section of report.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--strict", is_flag=True,
-              help="Exit 1 if validation fails or any input record is rejected as defective.")
+              help="Exit 1 if validation fails, the shortcut audit fails (a surface cue "
+              "finds the injected rows) or any input record is rejected as defective.")
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
               confusable: Path | None, input_format: str | None, keep_appeals: bool,
               limit: int | None, encoding: str | None, max_line_bytes: int | None,
-              review_sample: int | None, review_verdicts: Path | None, quiet: bool,
+              review_sample: int | None, review_verdicts: Path | None, no_audit: bool,
+              quiet: bool,
               strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json, LeCaRD candidates,
     Caseformer legal_documents.jsonl, or any corpus by a field mapping; with --profile jp
@@ -128,7 +133,12 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     case another input already gave (JuDGE's text_id is LeCaRD's ajId; case numbers) are
     rejected too. Exit status: 0 built; 1 an input file gave no judgment
     (the others are still built), nothing could be read, or --strict and a record was
-    rejected or validation failed; 2 bad options.
+    rejected, validation failed or the shortcut audit failed; 2 bad options.
+
+    The shortcut audit (on by default) runs surface-consistency rules (刑期 date notes vs
+    terms, combined sentences and fines vs the charges, numeral styles, cited articles) and
+    a cross-validated char n-gram classifier on the judgment part, and reports how often
+    they find the injected rows next to the untouched ones (report.md, "Shortcut audit").
 
     \b
     Example:
@@ -170,7 +180,7 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  max_line_bytes=max_line_bytes, law_store=law_store,
                                  law_date=law_date, review_sample=review_sample,
                                  review_verdicts=review_verdicts, input_format=input_format,
-                                 keep_appeals=keep_appeals)
+                                 keep_appeals=keep_appeals, audit=not no_audit)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)
@@ -205,12 +215,16 @@ def _finish(report: JudgmentsReport, out: Path, strict: bool) -> None:
     """The summary, the failures, and the exit status (see the command's help)."""
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
-    if strict and (not report.ok or report.bad_records or report.dropped):
+    if strict and (not report.ok or report.bad_records or report.dropped
+                   or not report.audit_ok):
         why = [f"{n} {what}" for n, what in ((report.bad_records, "defective record(s) rejected"),
                                              (report.dropped, "row(s) dropped by validation"))
                if n]
         if not report.ok:
             why.append("validation failed")
+        if not report.audit_ok:
+            why.append("the shortcut audit failed (see the Shortcut audit section of "
+                       f"{out / 'report.md'})")
         click.echo(f"--strict: {', '.join(why)} (see {out / 'rejects.jsonl'})", err=True)
         sys.exit(1)
     if report.failed:

@@ -192,10 +192,20 @@ def _row(*, id: str, judgment: Judgment, error_type: ErrorType | Literal["none"]
         **inputs)
 
 
+def _anomalous_keys(judgment: Judgment, reasoning: str) -> list[ArticleKey]:
+    """The articles the (anomalous) ``reasoning`` cites — one function for normal and
+    injected rows, so untouched and injected S5 inputs are made alike (the shortcut audit,
+    issue 13); a judgment whose article numbers come from the meta (CAIL: no reasoning)
+    keeps them."""
+    if not judgment.article_refs and judgment.articles:
+        return [(a, None) for a in judgment.articles]
+    return article_keys(parse_articles(reasoning))
+
+
 def normal_row(judgment: Judgment, texts: Mapping[ArticleKey, str],
                profile: StatuteProfile | None = None, *, seed: int = 0) -> ArbenchRow:
     """The unaltered judgment as a normal row (id ``<source id>-none``)."""
-    keys = article_keys(judgment.article_refs) or [(a, None) for a in judgment.articles]
+    keys = _anomalous_keys(judgment, judgment.reasoning)
     return _row(id=f"{judgment.id}-none", judgment=judgment, error_type="none",
                 error_class="none", facts=judgment.facts, text=judgment.judgment,
                 anomalous_reasoning=judgment.reasoning, anomalous_keys=keys, gold={},
@@ -205,7 +215,7 @@ def normal_row(judgment: Judgment, texts: Mapping[ArticleKey, str],
 def injected_row(record: InjectedJudgment, texts: Mapping[ArticleKey, str],
                  profile: StatuteProfile | None = None) -> ArbenchRow:
     """An anomalous row: the injected judgment/reasoning, the original reasoning (S2/S3)."""
-    anomalous_keys = article_keys(parse_articles(record.reasoning))
+    anomalous_keys = _anomalous_keys(record.original, record.reasoning)
     return _row(id=record.id, judgment=record.original, error_type=record.error_type,
                 error_class=record.error_class, facts=record.facts, text=record.judgment,
                 anomalous_reasoning=record.reasoning, anomalous_keys=anomalous_keys,

@@ -9,8 +9,10 @@ requested error into every judgment, :func:`buildds.inject_errors.inject_all`, e
 judgment is the E1 donor corpus), make the rows (``_rows``,
 :mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
 records), validate them (``_validate``,
-:mod:`buildds.validate.arbench`), export (``_export``, :mod:`buildds.export.arbench`) and
-report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_corpus`). The report, its entries and the rejects are the records of
+:mod:`buildds.validate.arbench`), audit them for surface cues (``audit_step``,
+:mod:`buildds.validate.shortcut_audit`), export (``_export``,
+:mod:`buildds.export.arbench`) and report (``_write_reports``; the corpus tables:
+:mod:`buildds.jobs.judgments_corpus`). The report, its entries and the rejects are the records of
 :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
@@ -39,6 +41,8 @@ from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS, SkipInjection
 from buildds.inject_errors.tiers import charge_profile
+from buildds.jobs.judgments_audit import audit_step
+from buildds.jobs.judgments_corpus import corpus_step
 from buildds.jobs.judgments_inputs import (
     LAW_FILE,
     JudgmentsRun,
@@ -102,7 +106,7 @@ def build_judgments(
     max_line_bytes: int | None = None, law_store: Path | None = None,
     law_date: str = "judgment", review_sample: int | None = None,
     review_verdicts: Path | None = None, input_format: str | None = None,
-    keep_appeals: bool = False,
+    keep_appeals: bool = False, audit: bool = True,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -114,6 +118,7 @@ def build_judgments(
     ``input_format``: a built-in mapping
     name or a mapping YAML file for every input (else detected per file); ``keep_appeals``:
     read appeal and retrial judgments too (else each is a ``not_first_instance`` reject).
+    ``audit``: the shortcut audit (:func:`~buildds.jobs.judgments_audit.audit_step`).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -127,7 +132,8 @@ def build_judgments(
     (check_jp_options if jp else check_options)(
         profile, errors, inputs, law_dir if law_store is None else None, confusable)
     options: dict[str, Any] = {"profile": profile, "errors": list(errors), "seed": seed,
-                               "limit": limit, "normal_share": normal_share}
+                               "limit": limit, "normal_share": normal_share,
+                               **({} if audit else {"audit": False})}
     if law_store is not None:
         options["law_date"] = law_date
     if max_line_bytes is not None:
@@ -175,7 +181,10 @@ def build_judgments(
         bar.update(task, description="validating")
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
-        _corpus_report(run, judgments, rows, None if plan else statutes)
+        corpus_step(run, judgments, rows, None if plan else statutes)
+        if audit:
+            bar.update(task, description="shortcut audit")
+            audit_step(run, rows, statutes)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
                      verdicts_path=review_verdicts, lang="ja" if jp else "zh")
@@ -324,20 +333,6 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
     return rows, validation.ok
-
-
-def _corpus_report(run: JudgmentsRun, judgments: list[Judgment], rows: list[ArbenchRow],
-                   statutes: Any) -> None:
-    """The report's corpus sections (:mod:`buildds.jobs.judgments_corpus`); ``statutes``:
-    the one profile applied (None: a law store chose one per judgment)."""
-    from buildds.jobs.judgments_corpus import CN_AMENDMENTS, corpus_report
-
-    report = run.report
-    report.corpus_md, report.corpus = corpus_report(
-        parsed=report.parsed, formats={i.path: i.format for i in report.inputs},
-        rejects=run.rejects.rows, errors=run.errors, rows=rows, judgments=judgments,
-        in_force=statutes.effective_date if statutes is not None else None,
-        versions=CN_AMENDMENTS if getattr(statutes, "jurisdiction", None) == "cn" else ())
 
 
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:

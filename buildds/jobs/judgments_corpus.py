@@ -19,10 +19,12 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from buildds.jobs.judgments_inputs import JudgmentsRun
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import Judgment
 
-__all__ = ["ARBENCH_SUPPLEMENT", "ARBENCH_TOTAL", "CN_AMENDMENTS", "ERROR_NAMES", "corpus_report"]
+__all__ = ["ARBENCH_SUPPLEMENT", "ARBENCH_TOTAL", "CN_AMENDMENTS", "ERROR_NAMES", "corpus_report",
+           "corpus_step"]
 
 #: AR-Bench (seed 003, abstract and §1): annotated decisions, normal and anomalous
 ARBENCH_TOTAL = 8700
@@ -135,3 +137,15 @@ def corpus_report(*, parsed: dict[str, int], formats: dict[str, str],
         more, data["law_dates"] = _dates_section(judgments, in_force, versions)
         lines += more
     return "\n".join(lines), data
+
+
+def corpus_step(run: JudgmentsRun, judgments: list[Judgment], rows: list[ArbenchRow],
+                   statutes: Any) -> None:
+    """The report's corpus sections (:mod:`buildds.jobs.judgments_corpus`); ``statutes``:
+    the one profile applied (None: a law store chose one per judgment)."""
+    report = run.report
+    report.corpus_md, report.corpus = corpus_report(
+        parsed=report.parsed, formats={i.path: i.format for i in report.inputs},
+        rejects=run.rejects.rows, errors=run.errors, rows=rows, judgments=judgments,
+        in_force=statutes.effective_date if statutes is not None else None,
+        versions=CN_AMENDMENTS if getattr(statutes, "jurisdiction", None) == "cn" else ())

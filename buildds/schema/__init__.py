@@ -11,6 +11,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
   AR-Bench row made from them; :mod:`.judgments_report` — what a ``buildds judgments`` run
   reports and rejects (input entries, counts, rejects); :mod:`.judgment_fields` — where a
   judgments corpus keeps each part (a declared field mapping);
+  reports and rejects (input entries, counts, rejects); :mod:`.shortcut_audit` — how well
+  surface cues alone tell its injected rows from untouched ones;
 * :mod:`.laws` — statutes in versions: articles, versions keyed by enforcement date,
   changes between versions;
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
@@ -38,10 +40,12 @@ from buildds.schema.judgments_report import *
 from buildds.schema.judgments_report import __all__ as _judgments_report_all
 from buildds.schema.laws import *
 from buildds.schema.laws import __all__ as _laws_all
+from buildds.schema.shortcut_audit import *
+from buildds.schema.shortcut_audit import __all__ as _shortcut_audit_all
 from buildds.schema.statutes import *
 from buildds.schema.statutes import __all__ as _statutes_all
 
 __all__ = [  # noqa: PLE0604
     *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
     *_judgments_report_all, *_judgment_fields_all, *_laws_all, *_statutes_all, *_evaluation_all,
-    *_dataset_diff_all]
+    *_dataset_diff_all, *_shortcut_audit_all]

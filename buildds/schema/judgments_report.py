@@ -8,7 +8,7 @@ report are records too, each writing the JSON object ``report.json`` has always 
 - :class:`InputEntry` (``inputs[]``), :class:`FailedInput` (``failed[]``),
   :class:`ParseCoverage` (``parse_coverage.<input>``), :class:`InjectionCounts`
   (``injections.<error>``), :class:`ProfileSummary` (``profile``);
-- the rejects of each stage of the run (:class:`ExtractReject`, :class:`InjectReject`,
+- the rejects of each stage of the run (from :mod:`buildds.schema.judgments_rejects`: :class:`ExtractReject`, :class:`InjectReject`,
   :class:`NormalRowReject`, :class:`ValidationReject`): :meth:`RunReject.kwargs` are the
   keyword arguments of :meth:`buildds.pipeline.Rejects.add`, so ``rejects.jsonl`` holds the
   same rows.
@@ -19,9 +19,17 @@ A report read back from ``report.json`` (an unchanged rebuild) is :meth:`Judgmen
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from buildds.schema.judgments_rejects import (
+    ExtractReject,
+    InjectReject,
+    NormalRowReject,
+    RunReject,
+    ValidationReject,
+)
 
 if TYPE_CHECKING:
     from buildds.schema.judgments import Judgment
@@ -185,64 +193,6 @@ class ProfileSummary:
                    **{k: data[k] for k in cls._OWN})
 
 
-# --------------------------------------------------------------------------- rejects
-@dataclass(frozen=True)
-class RunReject:
-    """A row of ``rejects.jsonl``; :meth:`kwargs` are :meth:`Rejects.add`'s keywords."""
-
-    STAGE: ClassVar[str] = ""
-
-    def kwargs(self) -> dict[str, Any]:
-        return {"stage": self.STAGE, **{f.name: getattr(self, f.name) for f in fields(self)}}
-
-
-@dataclass(frozen=True)
-class ExtractReject(RunReject):
-    """A line of an input that is not a judgment (or of an input with no known format)."""
-
-    STAGE: ClassVar[str] = "extract"
-    reason: str
-    message: str
-    source: str
-    id: str | None
-    line: int
-    dataset: str | None
-
-
-@dataclass(frozen=True)
-class InjectReject(RunReject):
-    """An injection that could not be made validly."""
-
-    STAGE: ClassVar[str] = "inject"
-    reason: str
-    message: str
-    id: str
-    error_type: str
-
-
-@dataclass(frozen=True)
-class NormalRowReject(RunReject):
-    """A judgment without a judgment part: it cannot be a normal row."""
-
-    STAGE: ClassVar[str] = "arbench"
-    id: str
-    dataset: str
-    reason: str = "no_judgment_part"
-    message: str = "no judgment text: cannot be a normal row"
-
-
-@dataclass(frozen=True)
-class ValidationReject(RunReject):
-    """A row left out of the export because it failed a check (``reason``)."""
-
-    STAGE: ClassVar[str] = "validate"
-    reason: str
-    message: str
-    id: str
-    source_id: str
-    dataset: str
-
-
 # --------------------------------------------------------------------------- the report
 @dataclass
 class JudgmentsReport:
@@ -268,6 +218,10 @@ class JudgmentsReport:
     unchanged: bool = False
     #: rows that failed validation and were left out of the export (see rejects.jsonl)
     dropped: int = 0
+    #: the shortcut audit (buildds.validate.shortcut_audit) as report.json holds it, and
+    #: its report.md section; None when it did not run (--no-audit)
+    shortcut_audit: dict[str, Any] | None = None
+    shortcut_md: str = ""
     seconds: float = 0.0
     #: a reviewer's validity rates (``--review-verdicts``): per error type and ``all``, the
     #: :class:`~buildds.schema.review.ValidityRate` fields; None without verdicts
@@ -279,6 +233,11 @@ class JudgmentsReport:
     @property
     def ok(self) -> bool:
         return self.validation is None or bool(self.validation.get("ok", True))
+
+    @property
+    def audit_ok(self) -> bool:
+        """Whether the shortcut audit passed (or did not run)."""
+        return self.shortcut_audit is None or bool(self.shortcut_audit.get("ok", True))
 
     @property
     def bad_records(self) -> int:
@@ -313,6 +272,9 @@ class JudgmentsReport:
             line += f"; VALIDATION FAILED ({len(self.validation['errors'])} errors, not exported)"  # type: ignore[index]
         elif not done:
             line += "; nothing to export: no injection could be made (reasons in the report)"
+        if not self.audit_ok:
+            line += (f"; SHORTCUT AUDIT FAILED ({len(self.shortcut_audit['failures'])} "  # type: ignore[index]
+                     "detector(s) find injected rows by surface cues)")
         return line + f" — see {self.out / 'report.md'}"
 
     def as_json(self) -> dict[str, Any]:
@@ -329,6 +291,7 @@ class JudgmentsReport:
             "exported": self.exported, "validation": self.validation,
             **({"review": self.review} if self.review is not None else {}),
             **({"corpus": self.corpus} if self.corpus else {}),
+            "shortcut_audit": self.shortcut_audit,
         }
 
     def restore(self, previous: dict[str, Any]) -> None:
@@ -342,6 +305,7 @@ class JudgmentsReport:
         self.validation, self.exported = previous["validation"], True
         self.dropped = previous.get("dropped_rows", 0)
         self.review = previous.get("review")
+        self.shortcut_audit = previous.get("shortcut_audit")
         if "failed" in previous:  # inputs found bad while parsing
             self.failed = [FailedInput.from_json(f) for f in previous["failed"]]
         self.unchanged = True
@@ -388,4 +352,6 @@ class JudgmentsReport:
             lines += [f"| {r['error_type']} | {ValidityRate(**r).as_text()} |"
                       for r in self.review]
             lines.append("")
+        if self.shortcut_md:
+            lines += [self.shortcut_md, ""]
         return "\n".join(lines)

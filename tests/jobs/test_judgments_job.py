@@ -29,9 +29,10 @@ def test_judgments_job_end_to_end(shared: Path, tmp_path: Path) -> None:
 
     out = tmp_path / "arbench"
     result = CliRunner().invoke(judgments, _args(shared, out, "--strict"))
-    assert result.exit_code == 0, result.output
-    assert "parsed 60 judgments" in result.output and "report.md" in result.output
     report = json.loads((out / "report.json").read_text("utf-8"))
+    # --strict also fails when the shortcut audit finds the injected rows by surface cues
+    assert result.exit_code == (0 if report["shortcut_audit"]["ok"] else 1), result.output
+    assert "parsed 60 judgments" in result.output and "report.md" in result.output
     assert report["parsed"] == {"test.json": 60}
     assert report["inputs"][0]["format"] == "judge"
     assert report["validation"]["ok"] and report["exported"]

@@ -200,7 +200,7 @@ class TfidfBackend(Baseline):
         try:
             import sklearn  # noqa: F401
         except ImportError:
-            raise MissingDependency("scikit-learn", "eval", hint="needed by the tfidf baseline")
+            raise MissingDependency("scikit-learn", core=True, hint="needed by the tfidf baseline")
         super().__init__(**options)
 
     def settings(self) -> dict[str, Any]:
