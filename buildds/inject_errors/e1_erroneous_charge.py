@@ -15,7 +15,8 @@ and
 Every change is a span edit on the original text (the reasoning edit is trimmed to the part that
 differs), so :func:`~buildds.inject_errors.edits.undo_edits` restores the original exactly. Without
 a usable donor with the same factors only the charge name changes (every mention, judgment part
-and reasoning), and the rationale records why (``donor_status``: ``no_corpus``,
+and reasoning) with the charge's article in the citation list
+(:func:`~buildds.inject_errors.charge_articles.article_swap`), and the rationale records why (``donor_status``: ``no_corpus``,
 ``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
 ``donor_name_leak``). A donor whose factors differ is never used: its reasoning would weigh
 factors the facts do not show."""
@@ -29,7 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+from buildds.inject_errors.charge_articles import article_swap
+from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
@@ -245,7 +247,10 @@ class ErroneousCharge(BaseInjector):
                             articles=list(judgment.articles))
                 return Plan(edits, gold, rationale)
         rationale.update(donor_status=status, donor_message=message)
-        return Plan(name_edits, gold, rationale)
+        swap = article_swap(judgment, charge, target, ctx.profile)
+        if swap:
+            rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]
+        return Plan(name_edits + swap, gold, rationale)
 
     @staticmethod
     def _confusable(charge: str, profile: StatuteProfile) -> list[str]:
@@ -307,18 +312,15 @@ class ErroneousCharge(BaseInjector):
 
     @staticmethod
     def _sentence_edits(judgment: Judgment, donor: Judgment) -> list[SpanEdit]:
-        """The donor's term (and custodial kind) and fine in place of ours."""
+        """The donor's term (kind, 缓刑) and fine in place of ours, with what depends on them
+        (the date note, every mention of the fine): :mod:`~buildds.inject_errors.dependents`."""
         s, d = judgment.sentence, donor.sentence
         out: list[SpanEdit] = []
         if s.term_span is not None and d.months:
-            out.append(SpanEdit(start=s.term_span.start, end=s.term_span.end, old=s.term_span.text,
-                                new=format_months_cn(d.months, s.term_span.text)))
-            if s.kind_span is not None and d.kind != s.kind and d.kind in ("有期徒刑", "拘役", "管制"):
-                out.append(SpanEdit(start=s.kind_span.start, end=s.kind_span.end, old=s.kind_span.text,
-                                    new=d.kind))
+            kind = d.kind if d.kind in ("有期徒刑", "拘役", "管制") else s.kind
+            out += term_change(judgment, d.months, kind, d.probation_months)
         if s.fine_span is not None and d.fine_yuan:
-            out.append(SpanEdit(start=s.fine_span.start, end=s.fine_span.end, old=s.fine_span.text,
-                                new=format_yuan_cn(d.fine_yuan, s.fine_span.text)))
+            out += fine_change(judgment, d.fine_yuan)
         return out
 
     @staticmethod

@@ -1,11 +1,14 @@
-"""E5 fixed-amount fine outside limits: the fine moved outside the tier's fixed range."""
+"""E5 fixed-amount fine outside limits: the fine moved outside the tier's fixed range (AR-Bench
+A.3), at every mention of the fine in the judgment part
+(:func:`~buildds.inject_errors.dependents.fine_change`)."""
 
 from __future__ import annotations
 
 import random
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.sentence_edits import fine_edit, fine_outside, single_charge
+from buildds.inject_errors.dependents import fine_change
+from buildds.inject_errors.sentence_edits import fine_outside, single_charge
 from buildds.inject_errors.tiers import charge_profile, resolve_tier
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import FineRule, StatuteProfile
@@ -53,7 +56,7 @@ class FineOutsideLimits(BaseInjector):
             raise SkipInjection(self.wrong_kind, f"{charge}: fine rule is {rule.kind}")
         lo, hi, about = self.bounds(judgment, rule)
         new, side = fine_outside(rng, lo, hi)
-        return Plan([fine_edit(judgment, new)], {"fine_yuan": fine},
+        return Plan(fine_change(judgment, new), {"fine_yuan": fine},
                     {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
                      "direction": side, "law": rule.text})
 

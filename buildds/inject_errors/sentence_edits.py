@@ -8,7 +8,7 @@ judgment does not allow it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, nice_amount
@@ -19,11 +19,12 @@ __all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single
 
 
 def pick_months(rng: random.Random, lo: int, hi: int, *, like: int | None = None,
-                avoid: Iterable[int] = ()) -> int | None:
-    """A term in [lo, hi] (lo ≥ 1), not in ``avoid``; whole half-years preferred when ``like``
-    is one. None when the interval is empty."""
+                avoid: Iterable[int] = (), allowed: Callable[[int], bool] | None = None) -> int | None:
+    """A term in [lo, hi] (lo ≥ 1), not in ``avoid`` and ``allowed`` (when given); whole
+    half-years preferred when ``like`` is one. None when no term is left."""
     banned = set(avoid)
-    values = [v for v in range(max(1, lo), hi + 1) if v not in banned]
+    values = [v for v in range(max(1, lo), hi + 1)
+              if v not in banned and (allowed is None or allowed(v))]
     if not values:
         return None
     if like is not None and like % 6 == 0:
