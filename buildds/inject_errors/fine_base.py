@@ -34,6 +34,7 @@ BASE_WORDS: dict[str, tuple[str, ...]] = {
 _GAP = 14  # characters between the base word and its amount, within one clause
 #: an amount that is a statutory threshold (数额五万元以上), not the case's
 _THRESHOLD_AFTER = re.compile(r"\s*(?:以上|以下|不满|至|到)")
+_THRESHOLD_BEFORE = re.compile(r"(?:不满|不足|以上|以下|超过|至)\s*(?:人民币)?\s*$")
 
 
 def _words(base: str) -> tuple[str, ...]:
@@ -50,7 +51,8 @@ def base_amount(judgment: Judgment, base: str | None) -> tuple[int, str] | None:
     for part in (judgment.reasoning, judgment.judgment, judgment.facts):
         for m in money_matches(part):
             value = money_value(m["num"])
-            if not value or _THRESHOLD_AFTER.match(part, m.end()):
+            if not value or _THRESHOLD_AFTER.match(part, m.end()) \
+                    or _THRESHOLD_BEFORE.search(part, max(0, m.start() - 8), m.start()):
                 continue
             before = re.split(r"[，。；;,：:]", part[max(0, m.start() - _GAP):m.start()])[-1]
             hit = None
