@@ -223,10 +223,10 @@ class ErroneousCharge(BaseInjector):
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
-        known = self._confusable(charge, ctx.profile)
+        groups = self._confusable(charge, ctx.profile)
         donors = _DonorIndex.of(ctx)
-        with_donor = [c for c in known if donors.similar(judgment, c)]
-        target = rng.choice(with_donor or known)
+        with_donor = [g2 for g in groups if (g2 := [c for c in g if donors.similar(judgment, c)])]
+        target = rng.choice(rng.choice(with_donor or groups))
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
         name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
@@ -253,18 +253,38 @@ class ErroneousCharge(BaseInjector):
         return Plan(name_edits + swap, gold, rationale)
 
     @staticmethod
-    def _confusable(charge: str, profile: StatuteProfile) -> list[str]:
-        """The confusable charges the profile knows by their plain name (the table also lists
-        bracketed groups); skip ``no_confusable_charge`` when there are none."""
+    def _confusable(charge: str, profile: StatuteProfile) -> list[list[str]]:
+        """The confusable charges the profile knows, as groups of names: a plain entry alone,
+        a bracketed entry ([走私、贩卖、运输、制造]毒品) as its plain names the profile resolves
+        (so each table entry is drawn as often as any other); skip ``no_confusable_charge``
+        when there are none."""
+        from buildds.inject_errors.statutes import resolve_charge, single_names
+
         memo = profile_memo(profile)
-        if ("e1_names",) not in memo:
-            memo[("e1_names",)] = frozenset(p.charge for p in profile.charges)
-        names: frozenset[str] = memo[("e1_names",)]
-        known = [c for c in profile.confusable.get(charge, ())
-                 if c != charge and c in names and not re.search(r"[\[\]［］]", c)]
-        if not known:
+        key = ("e1_groups", charge)
+        if key not in memo:
+            entries = [c for c in profile.confusable.get(charge, ()) if c != charge]
+
+            def known(name: str) -> bool:
+                try:
+                    return resolve_charge(profile, name) is not None
+                except KeyError:
+                    return False
+
+            groups: list[list[str]] = []
+            expanded: set[str] = set()
+            for entry in entries:
+                if "[" in entry or "［" in entry:
+                    names = [n for n in single_names(entry) if n in entries and n != charge and known(n)]
+                    expanded.update(names)
+                    if names:
+                        groups.append(names)
+            groups += [[e] for e in entries if "[" not in e and "［" not in e and e not in expanded and known(e)]
+            memo[key] = groups
+        found: list[list[str]] = memo[key]
+        if not found:
             raise SkipInjection("no_confusable_charge", f"{charge} has no confusable charge in the profile")
-        return known
+        return found
 
     @staticmethod
     def _donor_unavailable(judgment: Judgment, ctx: InjectionContext, target: str) -> tuple[str | None, str]:

@@ -178,7 +178,13 @@ def test_cn_theft(cn_profile: StatuteProfile) -> None:
         [("有期徒刑", 6, 36), ("拘役", 1, 6), ("管制", 3, 24)], [("有期徒刑", 36, 120)],
         [("有期徒刑", 120, 180), ("无期徒刑", None, None)]]
     assert all(t.fine.kind == "mandatory_unspecified" for t in theft.tiers)
-    assert cn_profile.confusable["抢劫"] == ("抢夺", "盗窃")
+    # the row's own entries first, then the charges whose rows name 抢劫 (pairs made mutual)
+    assert cn_profile.confusable["抢劫"][:2] == ("抢夺", "盗窃")
+    assert "抢劫" in cn_profile.confusable["盗窃"] and "盗窃" in cn_profile.confusable["抢劫"]
+    # a judgment's plain name of a bracketed charge has the bracketed row's confusable charges,
+    # and bracketed entries are followed by their plain names
+    assert cn_profile.confusable["贩卖毒品"] == cn_profile.confusable["[走私、贩卖、运输、制造]毒品"]
+    assert "贩卖毒品" in cn_profile.confusable["非法持有毒品"]
 
 
 def test_cn_fraud_thresholds(cn_profile: StatuteProfile) -> None:
@@ -480,6 +486,12 @@ def test_tables_that_cannot_be_read_name_the_file(tmp_path: Path) -> None:
     good = tmp_path / "good.csv"
     good.write_text(table, encoding="utf-8")
     assert load_confusable(good) == {"盗窃": ("抢夺",)}
+    from buildds.inject_errors.statutes import single_names, symmetric_confusable
+
+    assert symmetric_confusable({"盗窃": ("抢夺",), "抢劫": ("抢夺", "盗窃")}) == {
+        "盗窃": ("抢夺", "抢劫"), "抢劫": ("抢夺", "盗窃"), "抢夺": ("盗窃", "抢劫")}
+    assert single_names("[走私、贩卖、运输、制造]毒品") == ["走私毒品", "贩卖毒品", "运输毒品", "制造毒品"]
+    assert single_names("盗窃") == []
     wide = tmp_path / "wide.csv"
     wide.write_text('1,"' + "x" * 200_000 + '",a,b\n', encoding="utf-8")
     with pytest.raises(ExtractError, match=r"wide\.csv: is not a readable CSV table \(line 1"):

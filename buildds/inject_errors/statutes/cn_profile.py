@@ -12,7 +12,11 @@ import re
 from datetime import date
 from pathlib import Path
 
-from buildds.inject_errors.statutes.charge_tables import load_charge_articles, load_confusable
+from buildds.inject_errors.statutes.charge_tables import (
+    load_charge_articles,
+    load_confusable,
+    symmetric_confusable,
+)
 from buildds.inject_errors.statutes.cn_charge_tiers import charge_tiers
 from buildds.inject_errors.statutes.cn_law_text import split_cn_articles
 from buildds.inject_errors.statutes.cn_penalty_clauses import PUNISH_RE
@@ -75,7 +79,8 @@ def build_cn_profile(
 ) -> StatuteProfile:
     """The PRC 刑法 profile (Amendment XII, in force 2024-03-01) from ``law_dir`` (the law text
     and ``interp_*.md``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
-    ``jurex_crime2article.json`` beside it is used when present). ``text``: the law text of
+    ``jurex_crime2article.json`` beside it is used when present; confusable pairs made mutual by
+    :func:`~buildds.inject_errors.statutes.charge_tables.symmetric_confusable`). ``text``: the law text of
     another version (as :func:`~buildds.inject_errors.statutes.cn_versions.store_law_text`
     renders it), read instead of the file in ``law_dir``, which then gives only the
     interpretations."""
@@ -97,7 +102,7 @@ def build_cn_profile(
     return StatuteProfile(
         id="cn-criminal-law", jurisdiction="cn", law="中华人民共和国刑法", version=version,
         effective_date=effective_date, charges=tuple(thresholded),
-        confusable=load_confusable(Path(confusable_path)),
+        confusable=symmetric_confusable(load_confusable(Path(confusable_path))),
         coverage={
             "articles_with_penalty": len(penal), "articles_with_tiers": len(tiered),
             "article_coverage": round(len(tiered) / len(penal), 4) if penal else 0.0,
