@@ -2,7 +2,7 @@
 clauses and its 刑法 article citation) and the term moved against it.
 
 AR-Bench A.3 (seed 003): a mitigating factor with the term in the first 50% of the tier's
-range puts the new term in [0.9·max, max]; an aggravating one (累犯 …) with the term in the
+range puts the new term in [0.9·max, max]; an aggravating one (累犯, 毒品再犯) with the term in the
 latter 50% puts it in [min, 1.1·min]; the factor's description leaves the reasoning and its
 article the citation list. Where the paper is silent (written in the dataset card):
 
@@ -28,12 +28,13 @@ from buildds.inject_errors.edits import delete_ranges
 from buildds.inject_errors.dependents import term_allowed, term_change, term_days_of
 from buildds.inject_errors.sentence_edits import custodial_term, pick_months, single_charge
 from buildds.inject_errors.tiers import kind_range, resolve_tier
-from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
+from buildds.schema.judgments import ArticleRef, Judgment, SentencingFactor, SpanEdit
 
-__all__ = ["FACTOR_ARTICLES", "KEEP_RE", "IgnoredFactor", "article_deletions", "factor_deletions"]
+__all__ = ["FACTOR_ARTICLES", "KEEP_RE", "IgnoredFactor", "article_deletions", "factor_deletions",
+           "factor_label"]
 
 #: the General-part article each factor rests on
-FACTOR_ARTICLES: dict[str, int] = {"自首": 67, "坦白": 67, "累犯": 65, "立功": 68, "从犯": 27,
+FACTOR_ARTICLES: dict[str, int] = {"自首": 67, "坦白": 67, "累犯": 65, "毒品再犯": 356, "立功": 68, "从犯": 27,
                                    "胁从犯": 28, "未遂": 23, "中止": 24, "预备": 22, "未成年": 17}
 _CONSEQUENCE = re.compile(r"^(?:依法|可以|应当|予以|酌情|均可|故|对其|本院|亦|并|且)[^。；]*?"
                           r"(?:从轻|减轻|从重|免除|处罚|考虑|采纳)[^，。；]*$")
@@ -101,13 +102,21 @@ def article_deletions(text: str, refs: tuple[ArticleRef, ...], drop: set[int]) -
     return out
 
 
+def factor_label(factor: SentencingFactor) -> str:
+    """The factor's kind, with 毒品再犯 (art. 356: 从重处罚) told apart from the other 其他
+    mentions the parser finds (前科, 自愿认罪 …), which are no statutory factor."""
+    if factor.kind == "其他" and factor.span.text == "毒品再犯":
+        return "毒品再犯"
+    return factor.kind
+
+
 class IgnoredFactor(BaseInjector):
     error_type = "E4"
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         months = custodial_term(judgment)
         charge = single_charge(judgment)
-        factors = [f for f in judgment.factors if f.clause is not None and f.kind != "其他"]
+        factors = [f for f in judgment.factors if f.clause is not None and factor_label(f) != "其他"]
         if not factors or judgment.reasoning_span is None:
             raise SkipInjection("no_factor", "no sentencing factor with a clause in the reasoning")
         choice = resolve_tier(judgment, ctx.profile, charge)
@@ -115,7 +124,7 @@ class IgnoredFactor(BaseInjector):
         if r is None or r.min_months is None or r.max_months is None or r.max_months <= r.min_months:
             raise SkipInjection("kind_not_in_tier", f"tier has no {judgment.sentence.kind} range")
         lo, hi = r.min_months, r.max_months
-        kinds = list(dict.fromkeys(f.kind for f in factors))
+        kinds = list(dict.fromkeys(factor_label(f) for f in factors))
         rng.shuffle(kinds)
         kinds.sort(key=lambda k: k not in FACTOR_ARTICLES)
         why: list[SkipInjection] = []
@@ -146,7 +155,7 @@ class IgnoredFactor(BaseInjector):
 
     def _plan_factor(self, judgment: Judgment, rng: random.Random, kind: str, months: int,
                      lo: int, hi: int, about: dict[str, object]) -> Plan:
-        chosen = [f for f in judgment.factors if f.kind == kind and f.clause is not None]
+        chosen = [f for f in judgment.factors if factor_label(f) == kind and f.clause is not None]
         mitigating = chosen[0].mitigating
         band = self._band(judgment, kind, mitigating, months, lo, hi)
         new = pick_months(rng, band[0], band[1], like=months, avoid=[months],
@@ -157,7 +166,8 @@ class IgnoredFactor(BaseInjector):
         text = judgment.full_text
         ranges = _clean_deletions(judgment, kind, chosen)
         article = FACTOR_ARTICLES.get(kind)
-        still_needed = {FACTOR_ARTICLES.get(f.kind) for f in judgment.factors if f.kind != kind}
+        still_needed = {FACTOR_ARTICLES.get(factor_label(f)) for f in judgment.factors
+                        if factor_label(f) != kind}
         dropped = article if article is not None and article not in still_needed and any(
             a.number == article for a in judgment.article_refs) else None
         if dropped is not None:
@@ -189,7 +199,7 @@ def _clean_deletions(judgment: Judgment, kind: str, chosen: list) -> list[tuple[
     assert rs is not None
     ranges = factor_deletions(text, [(f.clause.start, f.clause.end) for f in chosen if f.clause],
                               rs.start, rs.end)
-    others = [f.span for f in judgment.factors if f.kind not in (kind, "其他")]
+    others = [f.span for f in judgment.factors if factor_label(f) not in (kind, "其他")]
     out = []
     for s, e in ranges:
         sent = _sentence_of(text, s, e, rs.start, rs.end)
