@@ -1,4 +1,5 @@
-"""Terms and amounts written the way the text they replace writes them.
+"""Terms and amounts written the way the text they replace writes them (Chinese or Arabic
+numerals, full-width digits kept).
 
 :func:`format_months_cn` (42 → 三年六个月 or 3年6个月), :func:`format_yuan_cn` (五千元, 5000元,
 5,000元, 1.5万元, 人民币…) and :func:`nice_amount` (a round amount away from a limit).
@@ -20,6 +21,14 @@ def _is_cn(like: str) -> bool:
     return bool(_CN_RE.search(like)) and not re.search(r"[0-9０-９]", like)
 
 
+_FULL_WIDTH = str.maketrans("0123456789,", "０１２３４５６７８９，")
+
+
+def _width_like(out: str, like: str) -> str:
+    """``out`` with full-width digits when ``like`` writes its digits full width (３年)."""
+    return out.translate(_FULL_WIDTH) if re.search(r"[０-９]", like) and not re.search(r"[0-9]", like) else out
+
+
 def format_months_cn(months: int, like: str = "") -> str:
     """A term in the style of ``like``: 42 → 三年六个月 (or 3年6个月 when ``like`` uses digits);
     ``like`` with 零/又 between years and months (一年零六个月) keeps it."""
@@ -36,7 +45,7 @@ def format_months_cn(months: int, like: str = "") -> str:
             out += like[like.index("年") + 1]
     if rest:
         out += f"{num(rest)}{month_word}"
-    return out
+    return _width_like(out, like)
 
 
 def format_yuan_cn(yuan: int, like: str = "") -> str:
@@ -46,6 +55,9 @@ def format_yuan_cn(yuan: int, like: str = "") -> str:
     body = like.removeprefix("人民币")
     if not body or _is_cn(body):
         return f"{prefix}{int_to_cn(yuan)}元"
+    if re.search(r"[０-９]", body) and not re.search(r"[0-9]", body):
+        return prefix + _width_like(format_yuan_cn(yuan, body.translate(
+            str.maketrans("０１２３４５６７８９，", "0123456789,"))), body)
     if "万" in body and yuan % 100 == 0:
         wan = yuan / 10_000
         return f"{prefix}{wan:g}万元" if wan >= 1 else f"{prefix}{yuan}元"

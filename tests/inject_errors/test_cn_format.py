@@ -17,3 +17,12 @@ def test_numeral_rendering() -> None:
     assert parse_months(format_months_cn(43, "三年")) == 43
     assert [format_yuan_cn(80000, like) for like in ("五千元", "5000元", "3,000元", "1.5万元", "人民币五千元")] == [
         "八万元", "80000元", "80,000元", "8万元", "人民币八万元"]
+
+
+def test_full_width_digits_are_kept() -> None:
+    from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+
+    assert format_months_cn(18, "３年") == "１年６个月"
+    assert format_yuan_cn(25000, "５０００元") == "２５０００元"
+    assert format_yuan_cn(25000, "５，０００元") == "２５，０００元"
+    assert format_yuan_cn(25000, "5,000元") == "25,000元"
