@@ -45,7 +45,13 @@ class FineOutsideLimits(BaseInjector):
 
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:
-        """The allowed [lo, hi] and what the rationale says about it besides the range."""
+        """The range the new fine must leave (either bound may be open) and what the rationale
+        says about it besides the range."""
+        raise NotImplementedError
+
+    def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
+                ) -> tuple[float | None, float | None]:
+        """The range the law allows this judgment's fine (to tell a fine already outside it)."""
         raise NotImplementedError
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
@@ -55,6 +61,10 @@ class FineOutsideLimits(BaseInjector):
         if rule.kind != self.rule_kind:
             raise SkipInjection(self.wrong_kind, f"{charge}: fine rule is {rule.kind}")
         lo, hi, about = self.bounds(judgment, rule)
+        a_lo, a_hi = self.allowed(judgment, rule, about)
+        if (a_lo is not None and fine < a_lo) or (a_hi is not None and fine > a_hi):
+            raise SkipInjection("fine_already_outside", f"the fine {fine} yuan is already outside "
+                                f"[{a_lo}, {a_hi}]: moving it further would not make the error")
         new, side = fine_outside(rng, lo, hi)
         return Plan(fine_change(judgment, new), {"fine_yuan": fine},
                     {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
@@ -69,3 +79,7 @@ class FixedFineOutsideLimits(FineOutsideLimits):
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:
         return rule.min_yuan, rule.max_yuan, {}
+
+    def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
+                ) -> tuple[float | None, float | None]:
+        return rule.min_yuan, rule.max_yuan

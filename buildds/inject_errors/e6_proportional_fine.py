@@ -38,6 +38,16 @@ class ProportionalFineOutsideLimits(FineOutsideLimits):
                                     "range_by_base_yuan": [lo, hi]}
         if judgment.amount_involved_yuan is not None and judgment.amount_involved_yuan != base:
             lo2, hi2 = rule.allowed_range(judgment.amount_involved_yuan)
-            lo = min(x for x in (lo, lo2) if x is not None) if lo is not None or lo2 is not None else None
-            hi = max(x for x in (hi, hi2) if x is not None) if hi is not None or hi2 is not None else None
+            lo = None if lo is None or lo2 is None else min(lo, lo2)
+            hi = None if hi is None or hi2 is None else max(hi, hi2)
+        if rule.min_yuan is not None:  # a fixed minimum beside the multiple (盗窃: 1000 yuan)
+            hi = None if hi is None else max(hi, rule.min_yuan)
         return lo, hi, about
+
+    def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
+                ) -> tuple[float | None, float | None]:
+        lo, hi = about["range_by_base_yuan"]  # type: ignore[misc]
+        if rule.min_yuan is not None:
+            lo = rule.min_yuan if lo is None else max(lo, rule.min_yuan)
+            hi = None if hi is None else max(hi, rule.min_yuan)
+        return lo, hi

@@ -30,6 +30,7 @@ BASE_WORDS: dict[str, tuple[str, ...]] = {
     "倒卖土地使用权价额": ("倒卖土地使用权价额", "转让价款", "土地使用权转让价"),
     "虚报注册资本金额": ("虚报注册资本金额", "虚报注册资本"),
     "出资金额或者抽逃出资金额": ("虚假出资", "抽逃出资", "出资金额"),
+    "盗窃数额": ("盗窃数额", "盗窃金额", "价值", "窃得", "窃取", "盗得", "盗走", "盗窃"),
 }
 _GAP = 14  # characters between the base word and its amount, within one clause
 #: an amount that is a statutory threshold (数额五万元以上), not the case's
