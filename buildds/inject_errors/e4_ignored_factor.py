@@ -37,9 +37,10 @@ __all__ = ["FACTOR_ARTICLES", "KEEP_RE", "IgnoredFactor", "article_deletions", "
 FACTOR_ARTICLES: dict[str, int] = {"自首": 67, "坦白": 67, "累犯": 65, "毒品再犯": 356, "立功": 68, "从犯": 27,
                                    "胁从犯": 28, "未遂": 23, "中止": 24, "预备": 22, "未成年": 17}
 _CONSEQUENCE = re.compile(r"^(?:依法|可以|应当|予以|酌情|均可|故|对其|本院|亦|并|且)[^。；]*?"
-                          r"(?:从轻|减轻|从重|免除|处罚|考虑|采纳)[^，。；]*$")
+                          r"(?:从轻|减轻|从重|免除|处罚|考虑|采纳)[^，。；]*$"
+                          r"|^(?:根据|依照|依据|按照)[^，。；]*?规定$")
 #: what a deleted clause must not hold: a citation or a court order
-KEEP_RE = re.compile(r"依照|依据|之规定|判决如下|缓刑|没收|追缴|责令|判处|构成|第[一二三四五六七八九十百零〇0-9]+条")
+KEEP_RE = re.compile(r"之规定|判决如下|缓刑|没收|追缴|责令|判处|构成")
 _ARGUMENT = re.compile(r"辩护|采纳|公诉机关|指控|建议|意见")
 _SEP = "，,"
 _END = "。；;"
@@ -171,11 +172,17 @@ class IgnoredFactor(BaseInjector):
         dropped = article if article is not None and article not in still_needed and any(
             a.number == article for a in judgment.article_refs) else None
         if dropped is not None:
-            art_ranges = article_deletions(text, judgment.article_refs, {dropped})
-            if any(s < e2 and s2 < e for s, e in art_ranges for s2, e2 in ranges):
-                dropped = None  # the citation sits inside a deleted clause: already gone
-            else:
-                ranges += art_ranges
+            # a citation inside a deleted clause goes with it; the citation list's goes alone;
+            # one in other prose (根据刑法第六十七条的规定，…) cannot be removed cleanly
+            refs = tuple(a for a in judgment.article_refs
+                         if not any(s <= a.span.start < e for s, e in ranges))
+            rs = judgment.reasoning_span
+            assert rs is not None
+            list_start = text.rfind("。", rs.start, rs.end) + 1
+            if any(a.number == dropped and a.span.start < list_start for a in refs):
+                raise SkipInjection("factor_entangled", f"{kind}: art. {dropped} is cited in the "
+                                    "reasoning's prose, not only in its citation list")
+            ranges += article_deletions(text, refs, {dropped})
         edits: list[SpanEdit] = delete_ranges(text, ranges)
         edits += term_change(judgment, new)
         removed = [text[e.start:e.end] for e in edits if e.new == ""]
@@ -205,7 +212,9 @@ def _clean_deletions(judgment: Judgment, kind: str, chosen: list) -> list[tuple[
         sent = _sentence_of(text, s, e, rs.start, rs.end)
         if _ARGUMENT.search(text[sent[0]:sent[1]]) and (s, e) != sent:
             s, e = sent
-        if KEEP_RE.search(text[s:e]) or any(s < o.end and o.start < e for o in others):
+        own = FACTOR_ARTICLES.get(kind)
+        if KEEP_RE.search(text[s:e]) or any(s < o.end and o.start < e for o in others) \
+                or any(s <= a.span.start < e and a.number != own for a in judgment.article_refs):
             raise SkipInjection("factor_entangled", f"{kind}: its clause holds another factor, "
                                 "a citation or a court order")
         out.append((s, e))

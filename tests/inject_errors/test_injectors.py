@@ -442,3 +442,14 @@ def test_judge_integration(cn_profile: StatuteProfile) -> None:
             assert new is not None
             assert (lo is not None and new < lo) or (hi is not None and new > hi)
     assert table["E1"]["injected"] > 0 and table["E3"]["injected"] > 0 and table["E4"]["injected"] > 0
+
+
+def test_e4_drops_the_article_from_the_list_even_when_a_clause_cites_it() -> None:
+    factor = "被告人张三到案后如实供述自己的罪行，根据刑法第六十七条第三款的规定，可以从轻处罚。"
+    j = theft(factor=factor)
+    out = injected("E4", j)  # the clause citing the factor's own article goes with it
+    assert out.reasoning == ("本院认为，被告人张三以非法占有为目的，秘密窃取他人财物，数额较大，其行为已构成盗窃罪。"
+                             "依照《中华人民共和国刑法》第二百六十四条之规定，")
+    # an article cited in prose that stays cannot be removed cleanly: skip
+    prose = "被告人张三到案后如实供述自己的罪行。其符合刑法第六十七条第三款的规定，可以从轻处罚。"
+    skipped("E4", theft(factor=prose), "factor_entangled")
