@@ -49,7 +49,7 @@ class TermOutsideLimits(BaseInjector):
         why = has_sentencing_factors(judgment)
         if why is not None:
             raise SkipInjection("has_sentencing_factors", why)
-        kind = judgment.sentence.kind
+        kind: str = judgment.sentence.kind
         choice = resolve_tier(judgment, ctx.profile, charge)
         r = kind_range(choice.tier, kind)
         if r is None or r.min_months is None or r.max_months is None:

@@ -24,8 +24,8 @@ import random
 import re
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.edits import delete_ranges
 from buildds.inject_errors.dependents import term_allowed, term_change, term_days_of
+from buildds.inject_errors.edits import delete_ranges
 from buildds.inject_errors.sentence_edits import custodial_term, pick_months, single_charge
 from buildds.inject_errors.tiers import kind_range, resolve_tier
 from buildds.schema.judgments import ArticleRef, Judgment, SentencingFactor, SpanEdit

@@ -46,7 +46,8 @@ class ProportionalFineOutsideLimits(FineOutsideLimits):
 
     def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
                 ) -> tuple[float | None, float | None]:
-        lo, hi = about["range_by_base_yuan"]  # type: ignore[misc]
+        bounds: list[float | None] = about["range_by_base_yuan"]  # type: ignore[assignment]
+        lo, hi = bounds
         if rule.min_yuan is not None:
             lo = rule.min_yuan if lo is None else max(lo, rule.min_yuan)
             hi = None if hi is None else max(hi, rule.min_yuan)

@@ -10,7 +10,13 @@ import pytest
 from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.charge_articles import article_item, article_swap
 from buildds.inject_errors.consistency import check_consistency
-from buildds.inject_errors.date_notes import date_notes, format_date_like, note_offset, term_days, term_end
+from buildds.inject_errors.date_notes import (
+    date_notes,
+    format_date_like,
+    note_offset,
+    term_days,
+    term_end,
+)
 from buildds.inject_errors.dependents import fine_change, term_allowed, term_change
 from buildds.inject_errors.edits import apply_edits, undo_edits
 from buildds.inject_errors.fine_base import base_amount

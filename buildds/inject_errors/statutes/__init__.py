@@ -104,8 +104,6 @@ __all__ = [
     "lighter",
     "load_charge_articles",
     "load_confusable",
-    "single_names",
-    "symmetric_confusable",
     "parse_cn_clauses",
     "parse_cn_criminal_law",
     "parse_cn_fine",
@@ -114,6 +112,8 @@ __all__ = [
     "parse_jp_penal_code",
     "parse_jp_penalties",
     "resolve_charge",
+    "single_names",
     "split_cn_articles",
     "store_law_text",
+    "symmetric_confusable",
 ]

@@ -115,11 +115,11 @@ def _with_aliases(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...
     """Judgments name one alternative of a bracketed charge (贩卖毒品), so each plain name of a
     bracketed key gets the key's confusable charges, and each bracketed value is followed by
     its plain names (after the row's own entries: a row's own order is kept)."""
-    out = {k: list(v) for k, v in table.items()}
-    for key, similar in table.items():
+    out: dict[str, list[str]] = {k: list(v) for k, v in table.items()}
+    for key, own in table.items():
         for alias in single_names(key):
-            out.setdefault(alias, list(similar))
-    for key, similar in out.items():
-        for value in list(similar):
-            similar.extend(n for n in single_names(value) if n not in similar and n != key)
+            out.setdefault(alias, list(own))
+    for key, names in out.items():
+        for value in list(names):
+            names.extend(n for n in single_names(value) if n not in names and n != key)
     return {k: tuple(v) for k, v in out.items()}
