@@ -14,6 +14,9 @@ An injected error must not be given away by text computed for the original value
 - :func:`fine_change` — a new fine written at every mention of the same fine in the judgment
   part (the 决定执行 fine, 罚金…已缴纳 notes), amounts in the style of each mention; a
   judgment with several charges (per-charge fines summed into a combined one) is skipped;
+- a term the prosecution's stated 量刑建议 holds (:func:`recommended_ranges`) is not moved out
+  of it, nor a fine it names changed (``recommendation_stated``): the recommendation would
+  show the original value;
 - a term or fine combined with other sentences (决定执行, 合并执行: :func:`combined_sentence`)
   is not edited alone (``combined_sentence`` / ``multi_charge_fine``).
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from buildds.extract.judgments.amounts import money_matches, money_value
+from buildds.extract.judgments.amounts import TERM_RE, money_matches, money_value, term_months
 from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
 from buildds.inject_errors.date_notes import (
@@ -37,7 +40,7 @@ from buildds.inject_errors.date_notes import (
 )
 from buildds.schema.judgments import Judgment, SpanEdit
 
-__all__ = ["COMBINED_RE", "KIND_LIMITS", "combined_sentence", "fine_change", "term_allowed", "term_change", "term_days_of"]
+__all__ = ["COMBINED_RE", "KIND_LIMITS", "combined_sentence", "fine_change", "recommended_fines", "recommended_ranges", "term_allowed", "term_change", "term_days_of"]
 
 #: the general range of each custodial kind in months (arts. 38, 42, 45)
 KIND_LIMITS: dict[str, tuple[int, int]] = {"管制": (3, 24), "拘役": (1, 6), "有期徒刑": (6, 180)}
@@ -50,6 +53,48 @@ COMBINED_RE = re.compile(r"决定执行|合并执行|数罪并罚|并罚")
 def combined_sentence(judgment: Judgment) -> bool:
     """Whether the judgment part combines sentences (决定执行, 合并执行 …)."""
     return COMBINED_RE.search(judgment.judgment) is not None
+
+
+_RECOMMENDATION = re.compile(r"建议[^。；]{0,60}")
+_KIND_WORD = re.compile(r"有期徒刑|拘役|管制")
+
+
+def recommended_ranges(text: str) -> list[tuple[int, int]]:
+    """The term ranges in months the prosecution's 量刑建议 states in ``text`` (建议判处有期徒刑
+    六个月至一年 → (6, 12); 一年以上二年以下 → (12, 24); 七年以上 → (84, 10**6); 有期徒刑一年
+    → (12, 12))."""
+    out = []
+    for m in _RECOMMENDATION.finditer(text):
+        window = m.group()
+        if not _KIND_WORD.search(window):
+            continue
+        terms = [(t, v) for t in TERM_RE.finditer(window) if (v := term_months(t))]
+        if not terms:
+            continue
+        values = [v for _, v in terms]
+        if len(values) > 1:
+            out.append((min(values), max(values)))
+            continue
+        after = window[terms[0][0].end():terms[0][0].end() + 2]
+        v = values[0]
+        out.append((v, 10**6) if after.startswith("以上") else (0, v) if after.startswith("以下") else (v, v))
+    return out
+
+
+def recommended_fines(text: str) -> list[int]:
+    """The fine amounts a 量刑建议 in ``text`` states (建议…并处罚金人民币二千元 → 2000)."""
+    out = []
+    for m in _RECOMMENDATION.finditer(text):
+        window = m.group()
+        at = window.find("罚金")
+        if at < 0:
+            continue
+        for money in money_matches(window[at:at + 16]):
+            value = money_value(money["num"])
+            if value:
+                out.append(value)
+                break
+    return out
 
 
 def term_days_of(judgment: Judgment) -> int:
@@ -122,6 +167,10 @@ def term_change(judgment: Judgment, months: int, kind: str | None = None,
         raise SkipInjection("no_term", f"sentence {s.kind} has no term to change")
     if combined_sentence(judgment):
         raise SkipInjection("combined_sentence", "the term is combined with other sentences")
+    for lo, hi in recommended_ranges(judgment.full_text):
+        if lo <= s.months <= hi and not lo <= months <= hi:
+            raise SkipInjection("recommendation_stated", f"the text recommends {lo}–{hi} months, "
+                                "which the original term follows: a new term outside it gives the edit away")
     kind = kind or s.kind
     probation = probation if s.probation_span is not None else None
     if not term_allowed(judgment, months, kind, probation):
@@ -168,5 +217,8 @@ def fine_change(judgment: Judgment, yuan: int) -> list[SpanEdit]:
         raise SkipInjection("no_fine", "the judgment imposes no fine")
     if len(set(judgment.charges)) > 1 or combined_sentence(judgment):
         raise SkipInjection("multi_charge_fine", "the combined fine sums per-charge fines")
+    if s.fine_yuan in recommended_fines(judgment.full_text) and yuan != s.fine_yuan:
+        raise SkipInjection("recommendation_stated", f"the text recommends the fine of {s.fine_yuan} "
+                            "yuan the judgment imposes: a new fine gives the edit away")
     return [SpanEdit(start=a, end=b, old=old, new=format_yuan_cn(yuan, old))
             for a, b, old in _fine_mentions(judgment)]

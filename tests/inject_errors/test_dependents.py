@@ -135,3 +135,26 @@ def test_check_consistency_finds_contradictions() -> None:
     assert [i.split(":")[0] for i in check_consistency(combined.format("二千元"))] == ["combined_fine"]
     over = combined.format("三千元").replace("决定执行有期徒刑一年", "决定执行有期徒刑二年")
     assert [i.split(":")[0] for i in check_consistency(over)] == ["combined_term"]
+
+
+# --------------------------------------------------------------------------- 量刑建议
+def test_recommendations_are_read() -> None:
+    from buildds.inject_errors.dependents import recommended_fines, recommended_ranges
+
+    assert recommended_ranges("建议判处被告人一年以上二年以下有期徒刑") == [(12, 24)]
+    assert recommended_ranges("建议对其在有期徒刑六个月至一年的幅度内处刑") == [(6, 12)]
+    assert recommended_ranges("建议对被告人判处七年以上有期徒刑，并处罚金") == [(84, 10**6)]
+    assert recommended_ranges("建议判处拘役三个月") == [(3, 3)] and recommended_ranges("建议从轻处罚") == []
+    assert recommended_fines("建议判处有期徒刑八个月，并处罚金人民币二千元。") == [2000]
+
+
+def test_a_stated_recommendation_keeps_the_term_and_fine() -> None:
+    j = make_judgment(FACTS.format(amount=5000) + "公诉机关建议判处被告人有期徒刑六个月至一年，并处罚金人民币二千元。",
+                      "本院认为，被告人张三构成盗窃罪，公诉机关的量刑建议适当，本院予以采纳。"
+                      "依照《中华人民共和国刑法》第二百六十四条之规定，",
+                      "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月，并处罚金人民币二千元。")
+    assert term_change(j, 10)  # inside the recommendation: allowed
+    for edit in (lambda: term_change(j, 30), lambda: fine_change(j, 50000)):
+        with pytest.raises(SkipInjection) as why:
+            edit()
+        assert why.value.reason == "recommendation_stated"
