@@ -5,7 +5,8 @@ A PRC judgment prints, after a custodial term, when it runs: from the first day 
 to the last day of the term. The end date depends on the term, so an injector that changes
 the term must move the end date with it, or the note gives the original term away.
 
-- :func:`date_notes` — every ``自…起至…止`` note in a stretch of text, with its two dates;
+- :func:`date_notes` — every ``自…起至…止`` note in a stretch of text, with its two dates
+  (:data:`DATE_RE`: Arabic or Chinese numerals, the year's zero as courts write it);
 - :func:`term_end` — the last day of a term of months (and days) begun on a given day
   (``start + months + days − 1 day``, the month end clipped);
 - :func:`note_offset` — how far the printed end lies from :func:`term_end` (days of bail
@@ -22,15 +23,28 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from buildds.extract.judgments.dates import DATE_RE
 from buildds.text import to_int_number
 from buildds.text.numerals import int_to_cn
 
-__all__ = ["DateNote", "date_notes", "format_date_like", "note_offset", "term_days", "term_end"]
+__all__ = ["DATE_RE", "NOTE_HINT_RE", "DateNote", "date_notes", "format_date_like", "note_offset",
+           "term_days", "term_end"]
 
+#: what courts write for the zero of a Chinese-numeral year: 〇, 零, ○ (a circle), O, Ｏ, 0
+_ZEROS = "〇零○OＯ0０"
+_YEAR_CN = f"[一二三四五六七八九{_ZEROS}]"
+#: one date: year, month and day in Arabic (half/full width) or Chinese numerals, the year's
+#: zero written any of the ways of :data:`_ZEROS` (二〇一七, 二○一七, 二O一七, 二0一七)
+DATE_RE = re.compile(
+    rf"(?P<y>[0-9０-９]{{4}}|{_YEAR_CN}{{4}})\s*年\s*"
+    r"(?P<m>[0-9０-９]{1,2}|[〇零一二三四五六七八九十]{1,3})\s*月\s*"
+    r"(?P<d>[0-9０-９]{1,2}|[〇零一二三四五六七八九十]{1,3})\s*日")
 _D2 = DATE_RE.pattern.replace("?P<y>", "?P<y2>").replace("?P<m>", "?P<m2>").replace("?P<d>", "?P<d2>")
-_NOTE_RE = re.compile(rf"(?P<from>{DATE_RE.pattern})\s*起?\s*至\s*(?P<to>{_D2})\s*止?")
+_NOTE_RE = re.compile(rf"(?P<from>{DATE_RE.pattern})\s*起?\s*(?:执行)?\s*至\s*(?P<to>{_D2})\s*止?")
+#: a 刑期 note's shape, whatever its dates: one this module cannot read is a reason to skip
+NOTE_HINT_RE = re.compile(r"起\s*(?:执行)?\s*至[^，。；（）()]{4,24}?止")
 _CN_YEAR_DIGITS = "〇一二三四五六七八九"
+_YEAR_VALUE = {**{c: 0 for c in _ZEROS}, **{c: i for i, c in enumerate(_CN_YEAR_DIGITS) if i},
+               **{str(i): i for i in range(10)}, **{chr(0xFF10 + i): i for i in range(10)}}
 _DAYS_RE = re.compile(r"[零又]?(?P<n>[0-9０-９零〇一二两三四五六七八九十]+)\s*[日天]")
 
 
@@ -47,8 +61,14 @@ class DateNote:
     at: int
 
 
+def _year(text: str) -> int | None:
+    if len(text) != 4 or any(c not in _YEAR_VALUE for c in text):
+        return None
+    return int("".join(str(_YEAR_VALUE[c]) for c in text))
+
+
 def _day(y: str | None, m: str | None, d: str | None) -> date | None:
-    values = [to_int_number(x) if x else None for x in (y, m, d)]
+    values = [_year(y) if y else None] + [to_int_number(x) if x else None for x in (m, d)]
     if any(v is None for v in values):
         return None
     try:
@@ -94,13 +114,13 @@ def _cn_year(year: int, zero: str) -> str:
 
 def format_date_like(day: date, like: str) -> str:
     """``day`` written the way ``like`` (a date matched by :data:`DATE_RE`) is: Chinese
-    numerals (二〇一八年六月十二日, keeping 〇 or 零) or Arabic (2018年6月12日, zero-padded
+    numerals (二〇一八年六月十二日, keeping the year's zero: 〇, 零, ○, O …) or Arabic (2018年6月12日, zero-padded
     months and days when ``like`` pads them, full-width digits when it uses them)."""
     m = DATE_RE.fullmatch(like.strip())
     if m is None:
         raise ValueError(f"not a date: {like!r}")
-    if not m["y"][0].isdigit() and m["y"][0] not in "０１２３４５６７８９":
-        zero = "零" if "零" in m["y"] else "〇"
+    if any(c in _CN_YEAR_DIGITS[1:] for c in m["y"]):
+        zero = next((c for c in m["y"] if c in _ZEROS), "〇")
         return f"{_cn_year(day.year, zero)}年{int_to_cn(day.month)}月{int_to_cn(day.day)}日"
     pad = len(m["m"]) == 2 and m["m"][0] in "0０" or len(m["d"]) == 2 and m["d"][0] in "0０"
     month, dd = (f"{day.month:02d}", f"{day.day:02d}") if pad else (str(day.month), str(day.day))

@@ -32,6 +32,7 @@ from buildds.extract.judgments.amounts import TERM_RE, money_matches, money_valu
 from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
 from buildds.inject_errors.date_notes import (
+    NOTE_HINT_RE,
     date_notes,
     format_date_like,
     note_offset,
@@ -138,6 +139,9 @@ def _note_edit(judgment: Judgment, months: int) -> list[SpanEdit]:
         return []
     text = judgment.full_text
     notes = date_notes(text, s.term_span.end, js.end)
+    for hint in NOTE_HINT_RE.finditer(text, s.term_span.end, js.end):
+        if not any(n.at <= hint.start() < n.end_to for n in notes):
+            raise SkipInjection("date_note_unparsed", f"a 刑期 note this code cannot read: {hint.group()}")
     if not notes:
         return []
     # the note of this sentence: before the next numbered item of the judgment part

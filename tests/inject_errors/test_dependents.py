@@ -158,3 +158,19 @@ def test_a_stated_recommendation_keeps_the_term_and_fine() -> None:
         with pytest.raises(SkipInjection) as why:
             edit()
         assert why.value.reason == "recommendation_stated"
+
+
+def test_year_zeros_as_courts_write_them() -> None:
+    for zero in "〇零○OＯ0":
+        (note,) = date_notes(f"即自二{zero}一四年一月三日起至二{zero}一九年一月二日止")
+        assert (note.start, note.end) == (date(2014, 1, 3), date(2019, 1, 2))
+        assert format_date_like(date(2019, 7, 2), note.end_text) == f"二{zero}一九年七月二日"
+    (note,) = date_notes("即自2017年05月1日起执行至2018年04月30日止")
+    assert note.end == date(2018, 4, 30)
+
+
+def test_an_unreadable_note_is_a_skip() -> None:
+    j = with_note("一年", "2017年6月28日", "年2018年6月27日")  # a typo the reader cannot take
+    with pytest.raises(SkipInjection) as why:
+        term_change(j, 18)
+    assert why.value.reason == "date_note_unparsed"
