@@ -40,6 +40,15 @@ def _cites(ref: ArticleRef, number: int, sub: int | None) -> bool:
     return has_sub == bool(sub) and (not sub or f"之{int_to_cn(sub)}" in ref.span.text)
 
 
+_NOTE = re.compile(r"[（(][^（）()]*[)）]$")
+
+
+def _item_end(ref: ArticleRef) -> int:
+    """The end of the article item without a trailing note (第一百一十四条（放火罪）: the note
+    names the charge, which the charge-name edit changes)."""
+    return ref.span.start + len(_NOTE.sub("", ref.span.text))
+
+
 def _extended_end(text: str, end: int) -> int:
     while m := _CONTINUATION.match(text, end):
         end = m.end()
@@ -66,7 +75,7 @@ def article_swap(judgment: Judgment, charge: str, target: str, profile: StatuteP
     edits = []
     for i in hits:
         ref = refs[i]
-        end = _extended_end(text, ref.span.end)
+        end = _extended_end(text, ref.span.end) if _item_end(ref) == ref.span.end else _item_end(ref)
         if not already:
             edits.append(SpanEdit(start=ref.span.start, end=end, old=text[ref.span.start:end],
                                   new=article_item(new.article, new.article_sub, new.paragraph,

@@ -174,3 +174,15 @@ def test_an_unreadable_note_is_a_skip() -> None:
     with pytest.raises(SkipInjection) as why:
         term_change(j, 18)
     assert why.value.reason == "date_note_unparsed"
+
+
+def test_article_swap_leaves_a_charge_note_to_the_name_edit() -> None:
+    """第二百六十四条（盗窃罪）: the article is swapped, the note's charge name is the E1 name
+    edit's (the two edits must not overlap)."""
+    from tests.inject_errors.test_injectors import injected
+
+    j = theft(factor="", extra="（盗窃罪）")
+    (edit,) = article_swap(j, "盗窃", "抢夺", PROFILE)
+    assert (edit.old, edit.new) == ("第二百六十四条", "第二百六十七条")
+    out = injected("E1", j)
+    assert "第二百六十七条（抢夺罪）之规定" in out.reasoning
