@@ -16,7 +16,7 @@ from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
 from buildds.schema.statutes import StatuteProfile
 from buildds.text.numerals import int_to_cn
 
-__all__ = ["article_item", "article_swap"]
+__all__ = ["KIND_ARTICLES", "article_item", "article_swap", "kind_article_swap"]
 
 _CONTINUATION = re.compile(r"(?:[、，,和及]|以及)第?[一二三四五六七八九十0-9]+款(?:第?[（(]?[一二三四五六七八九十0-9]+[)）]?项)?")
 _LIST_SEP = re.compile(r"^\s*(?:[、，,和及]|以及)\s*$")
@@ -88,4 +88,33 @@ def article_swap(judgment: Judgment, charge: str, target: str, profile: StatuteP
         elif i + 1 < len(refs) and _LIST_SEP.match(text[end:refs[i + 1].span.start]):
             nxt = refs[i + 1].span.start
             edits.append(SpanEdit(start=ref.span.start, end=nxt, old=text[ref.span.start:nxt], new=""))
+    return edits
+
+
+#: the General-part articles of each custodial kind a judgment cites with it (管制 38/41,
+#: 拘役 42/44, 有期徒刑 45/47: the range and how custody counts against it)
+KIND_ARTICLES: dict[str, tuple[int, int]] = {"管制": (38, 41), "拘役": (42, 44), "有期徒刑": (45, 47)}
+
+
+def kind_article_swap(judgment: Judgment, old_kind: str, new_kind: str) -> list[SpanEdit]:
+    """Edits citing ``new_kind``'s General-part articles where the reasoning cites
+    ``old_kind``'s (第四十二条、第四十四条 → 第四十五条、第四十七条 for a 拘役 made a 有期徒刑);
+    an article of the new kind already cited is not cited twice."""
+    old, new = KIND_ARTICLES.get(old_kind), KIND_ARTICLES.get(new_kind)
+    if old is None or new is None or old == new:
+        return []
+    text, refs = judgment.full_text, judgment.article_refs
+    cited = {r.number for r in refs}
+    edits = []
+    for a, b in zip(old, new):
+        for i, ref in enumerate(refs):
+            if ref.number != a:
+                continue
+            end = _extended_end(text, ref.span.end)
+            if b not in cited:
+                edits.append(SpanEdit(start=ref.span.start, end=end, old=text[ref.span.start:end],
+                                      new=article_item(b, None, None, text[ref.span.start:end])))
+            elif i > 0 and _LIST_SEP.match(text[_extended_end(text, refs[i - 1].span.end):ref.span.start]):
+                start = _extended_end(text, refs[i - 1].span.end)
+                edits.append(SpanEdit(start=start, end=end, old=text[start:end], new=""))
     return edits

@@ -30,6 +30,7 @@ from datetime import timedelta
 
 from buildds.extract.judgments.amounts import TERM_RE, money_matches, money_value, term_months
 from buildds.inject_errors.base import SkipInjection
+from buildds.inject_errors.charge_articles import kind_article_swap
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
 from buildds.inject_errors.date_notes import (
     NOTE_HINT_RE,
@@ -162,7 +163,9 @@ def term_change(judgment: Judgment, months: int, kind: str | None = None,
                 probation: int | None = None) -> list[SpanEdit]:
     """The edits that give ``judgment`` a term of ``months`` (of ``kind``, its own kind by
     default; with ``probation`` months of 缓刑 instead of its own, when it has a 缓刑) with
-    everything that depends on it: the term, the kind word, the 缓刑 term, the date note.
+    everything that depends on it: the term, the kind word (with the kind's General-part
+    articles in the citation list: :func:`~buildds.inject_errors.charge_articles.kind_article_swap`),
+    the 缓刑 term, the date note.
     Raises :class:`SkipInjection` (``term_inconsistent``) when the term breaks the kind's
     range or the 缓刑 rules (see :func:`term_allowed`)."""
     s = judgment.sentence
@@ -187,6 +190,7 @@ def term_change(judgment: Judgment, months: int, kind: str | None = None,
             raise SkipInjection("no_term", "no penalty word to change")
         edits.append(SpanEdit(start=s.kind_span.start, end=s.kind_span.end, old=s.kind_span.text,
                               new=kind))
+        edits += kind_article_swap(judgment, s.kind, kind)
     if probation and s.probation_span is not None and probation != s.probation_months:
         p = s.probation_span
         edits.append(SpanEdit(start=p.start, end=p.end, old=p.text, new=format_months_cn(probation, p.text)))

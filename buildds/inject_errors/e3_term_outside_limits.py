@@ -2,7 +2,7 @@
 
 AR-Bench A.3 (seed 003): only judgments *without sentencing factors* (a factor such as 自首
 or 从犯 can lawfully take a term below the tier, arts. 63/67/27: skip ``has_sentencing_factors``,
-also when the reasoning itself says 减轻处罚 or cites art. 63); within one tier the term is
+also when the reasoning cites a factor's article or says 减轻处罚); within one tier the term is
 moved outside that tier; when the tier is ambiguous (no amount or condition tells it and the
 charge has several tiers), into an adjacent tier's range ("if the sentence spans multiple
 tiers, we adjust the sentence to fall within the adjacent tier").
@@ -24,19 +24,28 @@ from buildds.inject_errors.sentence_edits import custodial_term, pick_months, si
 from buildds.inject_errors.tiers import TierChoice, charge_profile, kind_range, resolve_tier
 from buildds.schema.judgments import Judgment
 
-__all__ = ["TermOutsideLimits", "has_sentencing_factors"]
+__all__ = ["FACTOR_ARTICLE_NUMBERS", "TermOutsideLimits", "has_sentencing_factors"]
 
 _REDUCED = re.compile(r"减轻处罚|在法定刑以下|免除处罚")
+#: the General-part articles of sentencing factors (age 17–19, excess of defence 20–21,
+#: preparation/attempt/abandonment 22–24, accomplices 27–29, 63 reduction, recidivism 65–66,
+#: surrender/confession 67, merit 68, 毒品再犯 356): citing one means the judgment has a factor
+#: even when its wording escapes the factor parser
+FACTOR_ARTICLE_NUMBERS: frozenset[int] = frozenset(
+    {17, 18, 19, 20, 21, 22, 23, 24, 27, 28, 29, 63, 65, 66, 67, 68, 356})
 
 
 def has_sentencing_factors(judgment: Judgment) -> str | None:
     """Why the judgment counts as having sentencing factors (a factor kind other than 其他,
-    a lawful reduction named or cited), or None."""
+    a factor's article cited, a lawful reduction named), or None."""
     kinds = sorted({f.kind for f in judgment.factors if f.kind != "其他"})
     if kinds:
         return "factors: " + ", ".join(kinds)
-    if _REDUCED.search(judgment.reasoning) or 63 in judgment.articles:
-        return "the reasoning reduces the punishment (减轻处罚 / art. 63)"
+    cited = sorted(FACTOR_ARTICLE_NUMBERS.intersection(judgment.articles))
+    if cited:
+        return "a sentencing factor's article is cited: " + ", ".join(map(str, cited))
+    if _REDUCED.search(judgment.reasoning):
+        return "the reasoning reduces the punishment (减轻处罚)"
     return None
 
 

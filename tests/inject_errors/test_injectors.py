@@ -290,11 +290,19 @@ def test_e3_detention_never_past_six_months() -> None:
         assert s.kind == "有期徒刑" and s.months is not None and s.months > 36
         assert out.rationale["new_kind"] == "有期徒刑" and out.rationale["kind"] == "拘役"
         assert out.gold_correction == {"months": 3, "kind": "拘役"}
+    # the kind's General-part articles in the citation list follow it (42/44 → 45/47)
+    cited = theft(factor="", extra="、第四十二条、第四十四条、第五十二条", kind="拘役", term="三个月")
+    out = injected("E3", cited)
+    assert "第二百六十四条、第四十五条、第四十七条、第五十二条之规定" in out.reasoning
+    both = theft(factor="", extra="、第四十二条、第四十五条", kind="拘役", term="三个月")
+    assert "第二百六十四条、第四十五条之规定" in injected("E3", both).reasoning
 
 
 def test_e3_skips() -> None:
     skipped("E3", theft(), "has_sentencing_factors")  # 坦白: a lawful reduction is possible
     skipped("E3", theft(factor="本院认为被告人可以减轻处罚。", extra=""), "has_sentencing_factors")
+    # a factor's article cited, though the parser finds no factor word
+    skipped("E3", theft(factor="被告人张三能够交代犯罪经过。", extra="、第六十七条第三款"), "has_sentencing_factors")
     skipped("E3", theft(kind="", term="免予刑事处罚", fine=""), "no_term")
     skipped("E3", theft(charge="放火", factor="", extra=""), "unknown_charge")
     skipped("E3", theft(amount="500", factor="", extra=""), "no_tier")
