@@ -338,7 +338,10 @@ class ErroneousCharge(BaseInjector):
         out: list[SpanEdit] = []
         if s.term_span is not None and d.months:
             kind = d.kind if d.kind in ("有期徒刑", "拘役", "管制") else s.kind
-            out += term_change(judgment, d.months, kind, d.probation_months)
+            rs = judgment.reasoning_span
+            # the donor's reasoning comes with its own citations: no article edit inside it
+            out += [e for e in term_change(judgment, d.months, kind, d.probation_months)
+                    if rs is None or not rs.start <= e.start < rs.end]
         if s.fine_span is not None and d.fine_yuan:
             out += fine_change(judgment, d.fine_yuan)
         return out
