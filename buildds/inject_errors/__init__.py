@@ -7,9 +7,17 @@ injector except :mod:`.registry`):
   :mod:`.statutes.profile_yaml`);
 - :mod:`.edits` — span edits on a judgment's text: apply, undo, make deletions;
 - :mod:`.cn_format` — terms and amounts written in the style of the text they replace;
+- :mod:`.date_notes` — the 刑期 date note (即自…起至…止): read, end date for a new term,
+  dates in the note's own style; the days a term carries;
+- :mod:`.consistency` — :func:`check_consistency`, the text-only contradictions of a
+  judgment part (date note vs term, 缓刑, combined term and fine, fine mentions);
 - :mod:`.base` — the :class:`Injector` protocol, :class:`BaseInjector`, :class:`SkipInjection`,
   :class:`InjectionContext` and the seeded rng (:func:`lazy_random`);
 - :mod:`.tiers` — a charge's profile and the sentencing tier a judgment falls in;
+- :mod:`.dependents` — a new term or fine with everything that depends on it (date note,
+  days, 缓刑 rules, every mention of the fine), or a skip;
+- :mod:`.charge_articles` — a charge's article in the citation list swapped for another's;
+- :mod:`.fine_base` — the base amount (违法所得, 销售金额 …) a proportional fine is reckoned on;
 - :mod:`.sentence_edits` — the charge, term and fine helpers the injectors share;
 - :mod:`.combined_sentence`, :mod:`.omission_judgment_part`, :mod:`.omission_reasoning` — the
   数罪并罚 block (per-charge clauses, combined sentence, 刑期 note) and the judgment-part and
@@ -29,6 +37,7 @@ from buildds.inject_errors.base import (
     SkipInjection,
     lazy_random,
 )
+from buildds.inject_errors.consistency import check_consistency
 from buildds.inject_errors.edits import SpanEditError, apply_edits, undo_edits
 from buildds.inject_errors.registry import ALL_ERRORS, inject_all, injectors
 
@@ -41,6 +50,7 @@ __all__ = [
     "SkipInjection",
     "SpanEditError",
     "apply_edits",
+    "check_consistency",
     "inject_all",
     "injectors",
     "lazy_random",

@@ -126,7 +126,10 @@ class BaseInjector:
         if not edits:
             return self.skip(judgment, "no_change", "the injection would not change the text")
         text = judgment.full_text
-        anomalous = apply_edits(text, edits)
+        try:
+            anomalous = apply_edits(text, edits)
+        except SpanEditError as why:  # a layout the injector did not foresee: skipped, reported
+            return self.skip(judgment, "overlapping_edits", str(why))
         return InjectedJudgment(
             id=f"{judgment.id}-{self.error_type}-{self.seed}",
             source_id=judgment.id,

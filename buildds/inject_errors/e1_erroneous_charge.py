@@ -15,7 +15,8 @@ and
 Every change is a span edit on the original text (the reasoning edit is trimmed to the part that
 differs), so :func:`~buildds.inject_errors.edits.undo_edits` restores the original exactly. Without
 a usable donor with the same factors only the charge name changes (every mention, judgment part
-and reasoning), and the rationale records why (``donor_status``: ``no_corpus``,
+and reasoning) with the charge's article in the citation list
+(:func:`~buildds.inject_errors.charge_articles.article_swap`), and the rationale records why (``donor_status``: ``no_corpus``,
 ``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
 ``donor_name_leak``). A donor whose factors differ is never used: its reasoning would weigh
 factors the facts do not show."""
@@ -29,7 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
+from buildds.inject_errors.charge_articles import article_swap
+from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
 from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
@@ -221,10 +223,10 @@ class ErroneousCharge(BaseInjector):
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
-        known = self._confusable(charge, ctx.profile)
+        groups = self._confusable(charge, ctx.profile)
         donors = _DonorIndex.of(ctx)
-        with_donor = [c for c in known if donors.similar(judgment, c)]
-        target = rng.choice(with_donor or known)
+        with_donor = [g2 for g in groups if (g2 := [c for c in g if donors.similar(judgment, c)])]
+        target = rng.choice(rng.choice(with_donor or groups))
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
         name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
@@ -245,21 +247,44 @@ class ErroneousCharge(BaseInjector):
                             articles=list(judgment.articles))
                 return Plan(edits, gold, rationale)
         rationale.update(donor_status=status, donor_message=message)
-        return Plan(name_edits, gold, rationale)
+        swap = article_swap(judgment, charge, target, ctx.profile)
+        if swap:
+            rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]
+        return Plan(name_edits + swap, gold, rationale)
 
     @staticmethod
-    def _confusable(charge: str, profile: StatuteProfile) -> list[str]:
-        """The confusable charges the profile knows by their plain name (the table also lists
-        bracketed groups); skip ``no_confusable_charge`` when there are none."""
+    def _confusable(charge: str, profile: StatuteProfile) -> list[list[str]]:
+        """The confusable charges the profile knows, as groups of names: a plain entry alone,
+        a bracketed entry ([走私、贩卖、运输、制造]毒品) as its plain names the profile resolves
+        (so each table entry is drawn as often as any other); skip ``no_confusable_charge``
+        when there are none."""
+        from buildds.inject_errors.statutes import resolve_charge, single_names
+
         memo = profile_memo(profile)
-        if ("e1_names",) not in memo:
-            memo[("e1_names",)] = frozenset(p.charge for p in profile.charges)
-        names: frozenset[str] = memo[("e1_names",)]
-        known = [c for c in profile.confusable.get(charge, ())
-                 if c != charge and c in names and not re.search(r"[\[\]［］]", c)]
-        if not known:
+        key = ("e1_groups", charge)
+        if key not in memo:
+            entries = [c for c in profile.confusable.get(charge, ()) if c != charge]
+
+            def known(name: str) -> bool:
+                try:
+                    return resolve_charge(profile, name) is not None
+                except KeyError:
+                    return False
+
+            groups: list[list[str]] = []
+            expanded: set[str] = set()
+            for entry in entries:
+                if "[" in entry or "［" in entry:
+                    names = [n for n in single_names(entry) if n in entries and n != charge and known(n)]
+                    expanded.update(names)
+                    if names:
+                        groups.append(names)
+            groups += [[e] for e in entries if "[" not in e and "［" not in e and e not in expanded and known(e)]
+            memo[key] = groups
+        found: list[list[str]] = memo[key]
+        if not found:
             raise SkipInjection("no_confusable_charge", f"{charge} has no confusable charge in the profile")
-        return known
+        return found
 
     @staticmethod
     def _donor_unavailable(judgment: Judgment, ctx: InjectionContext, target: str) -> tuple[str | None, str]:
@@ -307,18 +332,18 @@ class ErroneousCharge(BaseInjector):
 
     @staticmethod
     def _sentence_edits(judgment: Judgment, donor: Judgment) -> list[SpanEdit]:
-        """The donor's term (and custodial kind) and fine in place of ours."""
+        """The donor's term (kind, 缓刑) and fine in place of ours, with what depends on them
+        (the date note, every mention of the fine): :mod:`~buildds.inject_errors.dependents`."""
         s, d = judgment.sentence, donor.sentence
         out: list[SpanEdit] = []
         if s.term_span is not None and d.months:
-            out.append(SpanEdit(start=s.term_span.start, end=s.term_span.end, old=s.term_span.text,
-                                new=format_months_cn(d.months, s.term_span.text)))
-            if s.kind_span is not None and d.kind != s.kind and d.kind in ("有期徒刑", "拘役", "管制"):
-                out.append(SpanEdit(start=s.kind_span.start, end=s.kind_span.end, old=s.kind_span.text,
-                                    new=d.kind))
+            kind = d.kind if d.kind in ("有期徒刑", "拘役", "管制") else s.kind
+            rs = judgment.reasoning_span
+            # the donor's reasoning comes with its own citations: no article edit inside it
+            out += [e for e in term_change(judgment, d.months, kind, d.probation_months)
+                    if rs is None or not rs.start <= e.start < rs.end]
         if s.fine_span is not None and d.fine_yuan:
-            out.append(SpanEdit(start=s.fine_span.start, end=s.fine_span.end, old=s.fine_span.text,
-                                new=format_yuan_cn(d.fine_yuan, s.fine_span.text)))
+            out += fine_change(judgment, d.fine_yuan)
         return out
 
     @staticmethod

@@ -1,8 +1,21 @@
 """E4 failure to consider sentencing factors: a factor is dropped from the reasoning (its
-clauses and its 刑法 article citation) and the term moved against it — a mitigating factor
-puts the term into the top 10% of the tier range, an aggravating one into the bottom 10%
-(AR-Bench A.3: only when the real term reflects the factor, i.e. lies in the lenient /
-harsh half of the range)."""
+clauses and its 刑法 article citation) and the term moved against it.
+
+AR-Bench A.3 (seed 003): a mitigating factor with the term in the first 50% of the tier's
+range puts the new term in [0.9·max, max]; an aggravating one (累犯, 毒品再犯) with the term in the
+latter 50% puts it in [min, 1.1·min]; the factor's description leaves the reasoning and its
+article the citation list. Where the paper is silent (written in the dataset card):
+
+- the factor kinds are tried in a seeded order, statutory ones (with an article: 自首, 坦白,
+  累犯, 从犯 …) before discretionary ones (谅解, 退赃退赔 …), and the first that the term
+  reflects and that can be removed cleanly is taken — so aggravating factors are reached
+  whenever the term reflects them;
+- a clause is removed only when it holds no other factor, no citation and no court order
+  (缓刑, 没收, 责令 …: :data:`KEEP_RE`); a clause inside the defence's or the prosecution's
+  argument takes its whole sentence with it, or the factor is not used (``factor_entangled``);
+- the article goes only when no other factor of the reasoning rests on it;
+- the new term keeps the days, the date note and the 缓刑 rules
+  (:func:`~buildds.inject_errors.dependents.term_change`)."""
 
 from __future__ import annotations
 
@@ -11,23 +24,24 @@ import random
 import re
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.dependents import term_allowed, term_change, term_days_of
 from buildds.inject_errors.edits import delete_ranges
-from buildds.inject_errors.sentence_edits import (
-    custodial_term,
-    pick_months,
-    single_charge,
-    term_edit,
-)
+from buildds.inject_errors.sentence_edits import custodial_term, pick_months, single_charge
 from buildds.inject_errors.tiers import kind_range, resolve_tier
-from buildds.schema.judgments import ArticleRef, Judgment, SpanEdit
+from buildds.schema.judgments import ArticleRef, Judgment, SentencingFactor, SpanEdit
 
-__all__ = ["FACTOR_ARTICLES", "IgnoredFactor", "article_deletions", "factor_deletions"]
+__all__ = ["FACTOR_ARTICLES", "KEEP_RE", "IgnoredFactor", "article_deletions", "factor_deletions",
+           "factor_label"]
 
 #: the General-part article each factor rests on
-FACTOR_ARTICLES: dict[str, int] = {"自首": 67, "坦白": 67, "累犯": 65, "立功": 68, "从犯": 27,
+FACTOR_ARTICLES: dict[str, int] = {"自首": 67, "坦白": 67, "累犯": 65, "毒品再犯": 356, "立功": 68, "从犯": 27,
                                    "胁从犯": 28, "未遂": 23, "中止": 24, "预备": 22, "未成年": 17}
 _CONSEQUENCE = re.compile(r"^(?:依法|可以|应当|予以|酌情|均可|故|对其|本院|亦|并|且)[^。；]*?"
-                          r"(?:从轻|减轻|从重|免除|处罚|考虑|采纳)[^，。；]*$")
+                          r"(?:从轻|减轻|从重|免除|处罚|考虑|采纳)[^，。；]*$"
+                          r"|^(?:根据|依照|依据|按照)[^，。；]*?规定$")
+#: what a deleted clause must not hold: a citation or a court order
+KEEP_RE = re.compile(r"之规定|判决如下|缓刑|没收|追缴|责令|判处|构成")
+_ARGUMENT = re.compile(r"辩护|采纳|公诉机关|指控|建议|意见")
 _SEP = "，,"
 _END = "。；;"
 _LIST_SEP = re.compile(r"^\s*(?:[、，,和及]|以及)\s*$")
@@ -89,54 +103,119 @@ def article_deletions(text: str, refs: tuple[ArticleRef, ...], drop: set[int]) -
     return out
 
 
+def factor_label(factor: SentencingFactor) -> str:
+    """The factor's kind, with 毒品再犯 (art. 356: 从重处罚) told apart from the other 其他
+    mentions the parser finds (前科, 自愿认罪 …), which are no statutory factor."""
+    if factor.kind == "其他" and factor.span.text == "毒品再犯":
+        return "毒品再犯"
+    return factor.kind
+
+
 class IgnoredFactor(BaseInjector):
     error_type = "E4"
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         months = custodial_term(judgment)
         charge = single_charge(judgment)
-        factors = [f for f in judgment.factors if f.clause is not None and f.kind != "其他"]
+        factors = [f for f in judgment.factors if f.clause is not None and factor_label(f) != "其他"]
         if not factors or judgment.reasoning_span is None:
             raise SkipInjection("no_factor", "no sentencing factor with a clause in the reasoning")
-        kind = rng.choice(list(dict.fromkeys(f.kind for f in factors)))
-        chosen = [f for f in factors if f.kind == kind]
-        mitigating = chosen[0].mitigating
         choice = resolve_tier(judgment, ctx.profile, charge)
         r = kind_range(choice.tier, judgment.sentence.kind)
         if r is None or r.min_months is None or r.max_months is None or r.max_months <= r.min_months:
             raise SkipInjection("kind_not_in_tier", f"tier has no {judgment.sentence.kind} range")
         lo, hi = r.min_months, r.max_months
-        width = hi - lo
+        kinds = list(dict.fromkeys(factor_label(f) for f in factors))
+        rng.shuffle(kinds)
+        kinds.sort(key=lambda k: k not in FACTOR_ARTICLES)
+        why: list[SkipInjection] = []
+        for kind in kinds:
+            try:
+                return self._plan_factor(judgment, rng, kind, months, lo, hi,
+                                         {"charge": charge, "tier": choice.tier.condition.kind,
+                                          "tier_by": choice.how, "range_months": [lo, hi]})
+            except SkipInjection as skip:
+                why.append(skip)
+        order = ("factor_entangled", "term_inconsistent", "factor_not_reflected")
+        why.sort(key=lambda s: order.index(s.reason) if s.reason in order else -1)
+        raise SkipInjection(why[0].reason, "; ".join(s.message for s in why))
+
+    @staticmethod
+    def _band(judgment: Judgment, kind: str, mitigating: bool, months: int, lo: int, hi: int
+              ) -> tuple[int, int]:
+        """The paper's band for the new term, or skip when the term does not reflect the factor."""
         if mitigating:
-            if months > lo + width / 2:
-                raise SkipInjection("factor_not_reflected", f"{kind}: term already in the harsh half")
-            new = pick_months(rng, math.ceil(hi - 0.1 * width), hi, like=months, avoid=[months])
+            if months > lo + (hi - lo) / 2:
+                raise SkipInjection("factor_not_reflected", f"{kind}: term in the harsh half")
+            band = math.ceil(0.9 * hi), hi - (1 if term_days_of(judgment) else 0)
         else:
-            if months < lo + width / 2:
-                raise SkipInjection("factor_not_reflected", f"{kind}: term already in the lenient half")
-            new = pick_months(rng, lo, math.floor(lo + 0.1 * width), like=months, avoid=[months])
+            if months < lo + (hi - lo) / 2:
+                raise SkipInjection("factor_not_reflected", f"{kind}: term in the lenient half")
+            band = lo, math.floor(1.1 * lo)
+        return band
+
+    def _plan_factor(self, judgment: Judgment, rng: random.Random, kind: str, months: int,
+                     lo: int, hi: int, about: dict[str, object]) -> Plan:
+        chosen = [f for f in judgment.factors if factor_label(f) == kind and f.clause is not None]
+        mitigating = chosen[0].mitigating
+        band = self._band(judgment, kind, mitigating, months, lo, hi)
+        new = pick_months(rng, band[0], band[1], like=months, avoid=[months],
+                          allowed=lambda v: term_allowed(judgment, v))
         if new is None:
-            raise SkipInjection("factor_not_reflected", "no term in the target 10% band")
+            raise SkipInjection("term_inconsistent", f"{kind}: no term in {list(band)} keeps the "
+                                "kind's range and the 缓刑 rules")
         text = judgment.full_text
-        rs = judgment.reasoning_span
-        ranges = factor_deletions(text, [(f.clause.start, f.clause.end) for f in chosen if f.clause],
-                                  rs.start, rs.end)
+        ranges = _clean_deletions(judgment, kind, chosen)
         article = FACTOR_ARTICLES.get(kind)
-        still_needed = {FACTOR_ARTICLES.get(f.kind) for f in judgment.factors if f.kind != kind}
+        still_needed = {FACTOR_ARTICLES.get(factor_label(f)) for f in judgment.factors
+                        if factor_label(f) != kind}
         dropped = article if article is not None and article not in still_needed and any(
             a.number == article for a in judgment.article_refs) else None
         if dropped is not None:
-            art_ranges = article_deletions(text, judgment.article_refs, {dropped})
-            if any(s < e2 and s2 < e for s, e in art_ranges for s2, e2 in ranges):
-                dropped = None  # the citation sits inside a deleted clause: already gone
-            else:
-                ranges += art_ranges
+            # a citation inside a deleted clause goes with it; the citation list's goes alone;
+            # one in other prose (根据刑法第六十七条的规定，…) cannot be removed cleanly
+            refs = tuple(a for a in judgment.article_refs
+                         if not any(s <= a.span.start < e for s, e in ranges))
+            rs = judgment.reasoning_span
+            assert rs is not None
+            list_start = text.rfind("。", rs.start, rs.end) + 1
+            if any(a.number == dropped and a.span.start < list_start for a in refs):
+                raise SkipInjection("factor_entangled", f"{kind}: art. {dropped} is cited in the "
+                                    "reasoning's prose, not only in its citation list")
+            ranges += article_deletions(text, refs, {dropped})
         edits: list[SpanEdit] = delete_ranges(text, ranges)
-        edits.append(term_edit(judgment, new))
+        edits += term_change(judgment, new)
         removed = [text[e.start:e.end] for e in edits if e.new == ""]
         return Plan(edits, {"months": months, "factor": kind, "article": dropped},
-                    {"charge": charge, "factor": kind, "mitigating": mitigating,
-                     "tier": choice.tier.condition.kind, "tier_by": choice.how, "range_months": [lo, hi],
-                     "band_months": ([math.ceil(hi - 0.1 * width), hi] if mitigating
-                                     else [lo, math.floor(lo + 0.1 * width)]),
-                     "removed": removed})
+                    {**about, "factor": kind, "mitigating": mitigating,
+                     "band_months": list(band), "removed": removed})
+
+
+def _sentence_of(text: str, s: int, e: int, lo: int, hi: int) -> tuple[int, int]:
+    """The sentence (between 。；) holding [s, e), its end mark included."""
+    a = max(text.rfind(c, lo, s) for c in "。；;") + 1
+    b = min([i for i in (text.find(c, max(s, e - 1), hi) for c in "。；;") if i >= 0] or [hi - 1]) + 1
+    return max(a, lo), min(b, hi)
+
+
+def _clean_deletions(judgment: Judgment, kind: str, chosen: list) -> list[tuple[int, int]]:  # type: ignore[type-arg]
+    """The ranges removing the factor's clauses; skip (``factor_entangled``) when a range would
+    take another factor, a citation or a court order with it, or leave half an argument."""
+    text = judgment.full_text
+    rs = judgment.reasoning_span
+    assert rs is not None
+    ranges = factor_deletions(text, [(f.clause.start, f.clause.end) for f in chosen if f.clause],
+                              rs.start, rs.end)
+    others = [f.span for f in judgment.factors if factor_label(f) not in (kind, "其他")]
+    out = []
+    for s, e in ranges:
+        sent = _sentence_of(text, s, e, rs.start, rs.end)
+        if _ARGUMENT.search(text[sent[0]:sent[1]]) and (s, e) != sent:
+            s, e = sent
+        own = FACTOR_ARTICLES.get(kind)
+        if KEEP_RE.search(text[s:e]) or any(s < o.end and o.start < e for o in others) \
+                or any(s <= a.span.start < e and a.number != own for a in judgment.article_refs):
+            raise SkipInjection("factor_entangled", f"{kind}: its clause holds another factor, "
+                                "a citation or a court order")
+        out.append((s, e))
+    return out

@@ -1,11 +1,14 @@
-"""E5 fixed-amount fine outside limits: the fine moved outside the tier's fixed range."""
+"""E5 fixed-amount fine outside limits: the fine moved outside the tier's fixed range (AR-Bench
+A.3), at every mention of the fine in the judgment part
+(:func:`~buildds.inject_errors.dependents.fine_change`)."""
 
 from __future__ import annotations
 
 import random
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
-from buildds.inject_errors.sentence_edits import fine_edit, fine_outside, single_charge
+from buildds.inject_errors.dependents import fine_change
+from buildds.inject_errors.sentence_edits import fine_outside, single_charge
 from buildds.inject_errors.tiers import charge_profile, resolve_tier
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import FineRule, StatuteProfile
@@ -42,7 +45,13 @@ class FineOutsideLimits(BaseInjector):
 
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:
-        """The allowed [lo, hi] and what the rationale says about it besides the range."""
+        """The range the new fine must leave (either bound may be open) and what the rationale
+        says about it besides the range."""
+        raise NotImplementedError
+
+    def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
+                ) -> tuple[float | None, float | None]:
+        """The range the law allows this judgment's fine (to tell a fine already outside it)."""
         raise NotImplementedError
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
@@ -52,8 +61,12 @@ class FineOutsideLimits(BaseInjector):
         if rule.kind != self.rule_kind:
             raise SkipInjection(self.wrong_kind, f"{charge}: fine rule is {rule.kind}")
         lo, hi, about = self.bounds(judgment, rule)
+        a_lo, a_hi = self.allowed(judgment, rule, about)
+        if (a_lo is not None and fine < a_lo) or (a_hi is not None and fine > a_hi):
+            raise SkipInjection("fine_already_outside", f"the fine {fine} yuan is already outside "
+                                f"[{a_lo}, {a_hi}]: moving it further would not make the error")
         new, side = fine_outside(rng, lo, hi)
-        return Plan([fine_edit(judgment, new)], {"fine_yuan": fine},
+        return Plan(fine_change(judgment, new), {"fine_yuan": fine},
                     {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
                      "direction": side, "law": rule.text})
 
@@ -66,3 +79,7 @@ class FixedFineOutsideLimits(FineOutsideLimits):
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:
         return rule.min_yuan, rule.max_yuan, {}
+
+    def allowed(self, judgment: Judgment, rule: FineRule, about: dict[str, object]
+                ) -> tuple[float | None, float | None]:
+        return rule.min_yuan, rule.max_yuan

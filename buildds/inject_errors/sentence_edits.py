@@ -8,7 +8,7 @@ judgment does not allow it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from buildds.inject_errors.base import SkipInjection
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, nice_amount
@@ -19,17 +19,22 @@ __all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single
 
 
 def pick_months(rng: random.Random, lo: int, hi: int, *, like: int | None = None,
-                avoid: Iterable[int] = ()) -> int | None:
-    """A term in [lo, hi] (lo ≥ 1), not in ``avoid``; whole half-years preferred when ``like``
-    is one. None when the interval is empty."""
+                avoid: Iterable[int] = (), allowed: Callable[[int], bool] | None = None) -> int | None:
+    """A term in [lo, hi] (lo ≥ 1), not in ``avoid`` and ``allowed`` (when given); only whole
+    half-years when ``like`` is one, and whole (half) years weighted up as real terms are. None
+    when no term is left."""
     banned = set(avoid)
-    values = [v for v in range(max(1, lo), hi + 1) if v not in banned]
+    values = [v for v in range(max(1, lo), hi + 1)
+              if v not in banned and (allowed is None or allowed(v))]
     if not values:
         return None
     if like is not None and like % 6 == 0:
         round_values = [v for v in values if v % 6 == 0]
         values = round_values or values
-    return rng.choice(values)
+    # terms of a year or more are mostly whole or half years in real judgments (JuDGE: 56% whole
+    # years, 23% half years): weight them so, or the odd terms would mark the injected ones
+    weights = [3 if v >= 12 and v % 12 == 0 else 2 if v >= 12 and v % 6 == 0 else 1 for v in values]
+    return rng.choices(values, weights)[0]
 
 
 def single_charge(judgment: Judgment) -> str:

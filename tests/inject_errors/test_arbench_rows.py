@@ -33,7 +33,7 @@ def _inj(etype: str, **kw: object) -> InjectedJudgment:
 @pytest.fixture(scope="module")
 def rows() -> list[ArbenchRow]:
     judgments = [theft(rid=f"j{i}", amount=str(2000 + i)) for i in range(6)]
-    injected = [_inj("E3", rid="j0"), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
+    injected = [_inj("E3", rid="j0", factor="", extra=""), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
     return arbench_rows(judgments, injected, texts=TEXTS, profile=PROFILE, seed=0,
                         normal_share=0.5)
 
@@ -77,7 +77,7 @@ def test_injected_rows_per_setting() -> None:
     assert json.loads(d["edits"]) == [e.model_dump() for e in e4.edits]
     assert d["edits"] == json.dumps([e.model_dump() for e in e4.edits], ensure_ascii=False,
                                     sort_keys=True, separators=(",", ":"))
-    e3 = injected_row(_inj("E3"), TEXTS, PROFILE)
+    e3 = injected_row(_inj("E3", factor="", extra=""), TEXTS, PROFILE)
     assert e3.error_class == "prison_term" and e3.gold_correction == {"months": 8}
     assert e3.as_dict()["gold_correction"] == '{"months":8}'
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -100,7 +100,7 @@ def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
 
 
 def test_validation_passes_and_names_broken_rows(rows: list[ArbenchRow]) -> None:
-    injected = [_inj("E3", rid="j0"), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
+    injected = [_inj("E3", rid="j0", factor="", extra=""), _inj("E4", rid="j1"), _inj("E1", rid="j2")]
     report = validate_arbench(rows, profile=PROFILE, injected=injected)
     assert report.ok, report.errors
     assert report.counts["by_error_type"] == {"none": len(rows) - 3, "E1": 1, "E3": 1, "E4": 1}

@@ -25,3 +25,22 @@ def test_lazy_random_is_not_seeded_until_used() -> None:
     assert rng._rng is None  # type: ignore[attr-defined]
     rng.random()
     assert rng._rng is not None  # type: ignore[attr-defined]
+
+
+def test_overlapping_edits_are_a_reported_skip() -> None:
+    """A layout an injector did not foresee (two edits on one stretch) skips the judgment
+    with its reason instead of failing the build."""
+    from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan
+    from buildds.schema.judgments import InjectionSkip, SpanEdit
+    from tests.inject_errors.test_injectors import PROFILE, theft
+
+    class Clumsy(BaseInjector):
+        error_type = "E3"
+
+        def plan(self, judgment, rng, ctx):  # type: ignore[no-untyped-def]
+            t = judgment.full_text
+            return Plan([SpanEdit(start=0, end=4, old=t[:4], new="x"),
+                         SpanEdit(start=2, end=6, old=t[2:6], new="y")], {})
+
+    out = Clumsy().inject(theft(), random.Random(0), InjectionContext(profile=PROFILE))
+    assert isinstance(out, InjectionSkip) and out.reason == "overlapping_edits"

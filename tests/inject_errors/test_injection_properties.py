@@ -55,8 +55,10 @@ def test_injection_properties(j, seed: int, etype: str) -> None:  # type: ignore
     assert undo_edits(out.anomalous_text, out.edits) == text
     assert out.facts + out.reasoning + out.judgment == out.anomalous_text
     if etype == "E3":
-        (edit,) = out.edits
+        # the term (and, for a 拘役 that leaves its tier upwards, the penalty word)
+        (edit,) = [e for e in out.edits if e.old != j.sentence.kind]
         assert (edit.start, edit.end) == (j.sentence.term_span.start, j.sentence.term_span.end)  # type: ignore[union-attr]
+        assert len(out.edits) == 1 or out.rationale["new_kind"] == "有期徒刑"
         new = parse_months(edit.new)
         assert new is not None
         choice = resolve_tier(j, PROFILE, j.charges[0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import itertools
 import random
+import re
 from datetime import date
 
 import pytest
@@ -61,6 +62,9 @@ PROFILE = StatuteProfile(
         _charge("生产、销售伪劣产品", 140, [_tier("base", [("有期徒刑", 6, 24), ("拘役", 1, 6)],
                                                 fine=FineRule(kind="proportional", min_ratio=0.5, max_ratio=2.0,
                                                               base="销售金额"))]),
+        _charge("非法经营", 225, [_tier("base", [("有期徒刑", 6, 60), ("拘役", 1, 6)],
+                                        fine=FineRule(kind="proportional", min_ratio=1.0, max_ratio=5.0,
+                                                      base="违法所得"))]),
         _charge("故意伤害", 234, [_tier("base", LOW), _tier("致人重伤", [("有期徒刑", 36, 120)]),
                                   _tier("致人死亡", [("有期徒刑", 120, 180), ("死刑", None, None)])]),
     ),
@@ -126,7 +130,9 @@ def skipped(etype: str, judgment: Judgment, reason: str) -> None:
 def test_e1_replaces_charge_everywhere() -> None:
     j = theft()
     out = injected("E1", j)
-    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪")
+    # the charge's article in the citation list follows the charge
+    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪").replace("第二百六十四条", "第二百六十七条")
+    assert out.rationale["article_swapped"] == ["第二百六十四条", "第二百六十七条"]
     assert out.gold_correction == {"charge": "盗窃"}
     assert out.rationale["confusable_pair"] == ["盗窃", "抢夺"]
     assert out.error_class == "charge" and out.id == "j1-E1-0"
@@ -213,7 +219,7 @@ def test_e1_without_donor_records_why(corpus: list[str] | None, status: str) -> 
             d = donor_case(name="王五", factor="被告人王五到案后如实供述，王等二人均认罪。")
             docs.append(d)
     out = injected("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=docs))
-    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪")
+    assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪").replace("第二百六十四条", "第二百六十七条")
     assert out.rationale["donor"] is None and out.rationale["donor_status"] == status
     assert out.rationale["donor_message"]
 
@@ -234,7 +240,7 @@ def test_e1_with_donor_is_deterministic_and_undoable() -> None:
 
 # --------------------------------------------------------------------------- E3
 def test_e3_term_outside_tier() -> None:
-    j = theft()
+    j = theft(factor="", extra="")
     out = injected("E3", j)
     new = parse_months(out.judgment)
     assert new is not None and not 6 <= new <= 36
@@ -242,13 +248,16 @@ def test_e3_term_outside_tier() -> None:
     assert out.anomalous_text == expected
     assert out.gold_correction == {"months": 8}
     assert out.rationale["tier"] == "数额较大" and out.rationale["range_months"] == [6, 36]
-    # both sides are used across seeds
-    sides = {injected("E3", j, seed).rationale["direction"] for seed in range(12)}
+    # a 有期徒刑 is never written below six months (art. 45): only above here
+    assert {injected("E3", j, seed).rationale["direction"] for seed in range(12)} == {"above"}
+    # a tier above six months is left on both sides across seeds
+    big = theft(factor="", extra="", amount="50000", term="五年")
+    sides = {injected("E3", big, seed).rationale["direction"] for seed in range(12)}
     assert sides == {"above", "below"}
 
 
 def test_e3_ambiguous_tier_moves_into_adjacent_tier() -> None:
-    j = theft(charge="故意伤害", article="二百三十四", amount="0", term="二年", fine="")
+    j = theft(charge="故意伤害", article="二百三十四", amount="0", term="二年", fine="", factor="", extra="")
     out = injected("E3", j)
     assert out.rationale["ambiguous_tier"] is True and out.rationale["adjacent_tier"] == "致人重伤"
     new = parse_months(out.judgment)
@@ -256,12 +265,37 @@ def test_e3_ambiguous_tier_moves_into_adjacent_tier() -> None:
     assert out.anomalous_text == j.full_text.replace("有期徒刑二年", f"有期徒刑{format_months_cn(new, '二年')}")
 
 
+def test_e3_detention_never_past_six_months() -> None:
+    """A 拘役 cannot leave its 1–6 month tier upwards as 拘役 (art. 42): it becomes a 有期徒刑
+    above the tier's 有期徒刑 range."""
+    j = theft(factor="", extra="", kind="拘役", term="三个月")
+    for seed in range(6):
+        out = injected("E3", j, seed)
+        s = parse_sentence(out.judgment)
+        assert s.kind == "有期徒刑" and s.months is not None and s.months > 36
+        assert out.rationale["new_kind"] == "有期徒刑" and out.rationale["kind"] == "拘役"
+        assert out.gold_correction == {"months": 3, "kind": "拘役"}
+    # the kind's General-part articles in the citation list follow it (42/44 → 45/47)
+    cited = theft(factor="", extra="、第四十二条、第四十四条、第五十二条", kind="拘役", term="三个月")
+    out = injected("E3", cited)
+    assert "第二百六十四条、第四十五条、第四十七条、第五十二条之规定" in out.reasoning
+    both = theft(factor="", extra="、第四十二条、第四十五条", kind="拘役", term="三个月")
+    assert "第二百六十四条、第四十五条之规定" in injected("E3", both).reasoning
+
+
 def test_e3_skips() -> None:
+    skipped("E3", theft(), "has_sentencing_factors")  # 坦白: a lawful reduction is possible
+    skipped("E3", theft(factor="本院认为被告人可以减轻处罚。", extra=""), "has_sentencing_factors")
+    # a factor's article cited, though the parser finds no factor word
+    skipped("E3", theft(factor="被告人张三能够交代犯罪经过。", extra="、第六十七条第三款"), "has_sentencing_factors")
     skipped("E3", theft(kind="", term="免予刑事处罚", fine=""), "no_term")
-    skipped("E3", theft(charge="放火"), "unknown_charge")
-    skipped("E3", theft(amount="500"), "no_tier")
-    skipped("E3", theft(charge="故意伤害", amount="0", kind="拘役", term="三个月", fine=""), "ambiguous_tier")
-    skipped("E3", theft(kind="拘役", amount="50000", term="三个月"), "kind_not_in_tier")
+    skipped("E3", theft(charge="放火", factor="", extra=""), "unknown_charge")
+    skipped("E3", theft(amount="500", factor="", extra=""), "no_tier")
+    skipped("E3", theft(charge="故意伤害", amount="0", kind="拘役", term="三个月", fine="", factor="", extra=""),
+            "ambiguous_tier")
+    skipped("E3", theft(kind="拘役", amount="50000", term="三个月", factor="", extra=""), "kind_not_in_tier")
+    # a 缓刑 of one year leaves no term above three years
+    skipped("E3", theft(factor="", extra="", term="八个月，缓刑一年"), "no_term_outside")
 
 
 # --------------------------------------------------------------------------- E4
@@ -280,7 +314,7 @@ def test_e4_ignores_aggravating_factor() -> None:
     j = theft(factor=RECIDIVIST, extra="、第六十五条第一款", term="三年")
     out = injected("E4", j)
     new = parse_months(out.judgment)
-    assert new is not None and 6 <= new <= 9
+    assert new == 6  # [min, 1.1·min] of the 6–36 month range
     assert "累犯" not in out.reasoning and "第六十五条" not in out.reasoning
     assert out.reasoning.endswith("再犯应当判处有期徒刑以上刑罚之罪。依照《中华人民共和国刑法》第二百六十四条之规定，")
     assert out.gold_correction == {"months": 36, "factor": "累犯", "article": 65}
@@ -309,13 +343,32 @@ def test_e5_skips() -> None:
 
 
 def test_e6_proportional_fine_outside_range() -> None:
-    j = theft(charge="生产、销售伪劣产品", article="一百四十", amount="100000", fine="，并处罚金人民币100000元")
+    j = make_judgment("经审理查明：被告人张三销售伪劣产品，销售金额共计人民币100000元。",
+                      "本院认为，被告人张三构成生产、销售伪劣产品罪。依照《中华人民共和国刑法》第一百四十条之规定，",
+                      "判决如下：被告人张三犯生产、销售伪劣产品罪，判处有期徒刑八个月，并处罚金人民币100000元。")
     out = injected("E6", j)
-    assert out.rationale["range_yuan"] == [50000, 200000]
+    assert out.rationale["range_yuan"] == [50000, 200000] and out.rationale["base"] == "销售金额"
     new = int(out.judgment.split("人民币")[1].removesuffix("元。"))
     assert not 50000 <= new <= 200000
     assert out.anomalous_text == j.full_text.removesuffix("100000元。") + f"{new}元。"
     assert out.gold_correction == {"fine_yuan": 100000}
+
+
+def test_e6_takes_the_base_the_article_names() -> None:
+    """非法经营 (art. 225) fines are reckoned on the 违法所得, not on the 经营数额 the facts
+    total: the new fine is outside 1–5 × 违法所得 (and outside the range on the larger amount)."""
+    j = make_judgment("经审理查明：被告人张三非法经营卷烟，经营数额共计人民币500000元，违法所得人民币20000元。",
+                      "本院认为，被告人张三构成非法经营罪。依照《中华人民共和国刑法》第二百二十五条之规定，",
+                      "判决如下：被告人张三犯非法经营罪，判处有期徒刑八个月，并处罚金人民币五万元"
+                      "（罚金人民币五万元已缴纳）。")
+    assert j.amount_involved_yuan == 500000
+    for seed in range(6):
+        out = injected("E6", j, seed)
+        assert out.rationale["base_yuan"] == 20000 and out.rationale["range_by_base_yuan"] == [20000, 100000]
+        fines = {cn_number(m) for m in re.findall(r"罚金人民币([^元]+)元", out.judgment)}
+        assert len(fines) == 1  # every mention of the fine changed together
+        (new,) = fines
+        assert new is not None and (new < 20000 or new > 2500000)
 
 
 def test_e6_skips() -> None:
@@ -323,7 +376,9 @@ def test_e6_skips() -> None:
     skipped("E6", theft(charge="生产、销售伪劣产品", fine=""), "no_fine")
     no_amount = make_judgment("经审理查明：被告人张三销售伪劣产品。", "本院认为，构成生产、销售伪劣产品罪。",
                               "判决如下：被告人张三犯生产、销售伪劣产品罪，判处有期徒刑八个月，并处罚金人民币五万元。")
-    skipped("E6", no_amount, "no_amount")
+    skipped("E6", no_amount, "no_fine_base")
+    # the facts total an amount, but not the 销售金额 the article names
+    skipped("E6", theft(charge="生产、销售伪劣产品", amount="100000", fine="，并处罚金人民币100000元"), "no_fine_base")
 
 
 # --------------------------------------------------------------------------- real data
@@ -362,7 +417,8 @@ def test_judge_integration(cn_profile: StatuteProfile) -> None:
             if donor:  # the donor's reasoning, with our defendant's name
                 assert donor not in d.reasoning or donor in j.reasoning
         elif d.error_type == "E3":
-            new = parse_months(d.anomalous_text[d.edits[0].start:d.edits[0].start + len(d.edits[0].new)])
+            assert j.factors == () or all(f.kind == "其他" for f in j.factors)  # the paper's scope
+            new = parse_sentence(d.judgment).months
             lo, hi = d.rationale["range_months"]  # type: ignore[misc]
             assert new is not None and not lo <= new <= hi
             if d.rationale.get("ambiguous_tier"):
@@ -374,8 +430,19 @@ def test_judge_integration(cn_profile: StatuteProfile) -> None:
                 assert r is not None and not r.contains_months(new)
         elif d.error_type in ("E5", "E6"):
             rule, _ = fine_rule(j, cn_profile, j.charges[0])
-            lo, hi = rule.allowed_range(j.amount_involved_yuan)
-            new = cn_number(d.edits[0].new.removeprefix("人民币").removesuffix("元"))
+            lo, hi = rule.allowed_range(d.rationale.get("base_yuan"))  # type: ignore[arg-type]
+            new = parse_sentence(d.judgment).fine_yuan
             assert new is not None
             assert (lo is not None and new < lo) or (hi is not None and new > hi)
     assert table["E1"]["injected"] > 0 and table["E3"]["injected"] > 0 and table["E4"]["injected"] > 0
+
+
+def test_e4_drops_the_article_from_the_list_even_when_a_clause_cites_it() -> None:
+    factor = "被告人张三到案后如实供述自己的罪行，根据刑法第六十七条第三款的规定，可以从轻处罚。"
+    j = theft(factor=factor)
+    out = injected("E4", j)  # the clause citing the factor's own article goes with it
+    assert out.reasoning == ("本院认为，被告人张三以非法占有为目的，秘密窃取他人财物，数额较大，其行为已构成盗窃罪。"
+                             "依照《中华人民共和国刑法》第二百六十四条之规定，")
+    # an article cited in prose that stays cannot be removed cleanly: skip
+    prose = "被告人张三到案后如实供述自己的罪行。其符合刑法第六十七条第三款的规定，可以从轻处罚。"
+    skipped("E4", theft(factor=prose), "factor_entangled")

@@ -177,8 +177,31 @@ def test_cn_theft(cn_profile: StatuteProfile) -> None:
     assert [[(p.kind, p.min_months, p.max_months) for p in t.penalties] for t in theft.tiers] == [
         [("有期徒刑", 6, 36), ("拘役", 1, 6), ("管制", 3, 24)], [("有期徒刑", 36, 120)],
         [("有期徒刑", 120, 180), ("无期徒刑", None, None)]]
-    assert all(t.fine.kind == "mandatory_unspecified" for t in theft.tiers)
-    assert cn_profile.confusable["抢劫"] == ("抢夺", "盗窃")
+    # the article says only 并处罚金; the 2013 interpretation (art. 14) gives the range:
+    # 一千元以上盗窃数额的二倍以下
+    assert all(t.fine.kind == "proportional" and (t.fine.min_yuan, t.fine.max_ratio, t.fine.base)
+               == (1000, 2.0, "盗窃数额") for t in theft.tiers)
+    # the row's own entries first, then the charges whose rows name 抢劫 (pairs made mutual)
+    assert cn_profile.confusable["抢劫"][:2] == ("抢夺", "盗窃")
+    assert "抢劫" in cn_profile.confusable["盗窃"] and "盗窃" in cn_profile.confusable["抢劫"]
+    # a judgment's plain name of a bracketed charge has the bracketed row's confusable charges,
+    # and bracketed entries are followed by their plain names
+    assert cn_profile.confusable["贩卖毒品"] == cn_profile.confusable["[走私、贩卖、运输、制造]毒品"]
+    assert "贩卖毒品" in cn_profile.confusable["非法持有毒品"]
+
+
+def test_interpretation_fine_rules_and_their_date() -> None:
+    from datetime import date
+
+    from buildds.inject_errors.statutes.cn_thresholds import in_force_date, parse_cn_fine_rules
+
+    text = ("2013年4月4日 施行\n第十四条 因犯盗窃罪，依法判处罚金刑的，应当在一千元以上盗窃数额的二倍以下判处罚金；"
+            "没有盗窃数额或者盗窃数额无法计算的，应当在一千元以上十万元以下判处罚金。")
+    (rule,) = parse_cn_fine_rules(text).values()
+    assert list(parse_cn_fine_rules(text)) == ["盗窃"]
+    assert (rule.kind, rule.min_yuan, rule.min_ratio, rule.max_ratio, rule.base) == (
+        "proportional", 1000, None, 2.0, "盗窃数额")
+    assert in_force_date(text) == date(2013, 4, 4) and in_force_date("no date") is None
 
 
 def test_cn_fraud_thresholds(cn_profile: StatuteProfile) -> None:
@@ -480,6 +503,12 @@ def test_tables_that_cannot_be_read_name_the_file(tmp_path: Path) -> None:
     good = tmp_path / "good.csv"
     good.write_text(table, encoding="utf-8")
     assert load_confusable(good) == {"盗窃": ("抢夺",)}
+    from buildds.inject_errors.statutes import single_names, symmetric_confusable
+
+    assert symmetric_confusable({"盗窃": ("抢夺",), "抢劫": ("抢夺", "盗窃")}) == {
+        "盗窃": ("抢夺", "抢劫"), "抢劫": ("抢夺", "盗窃"), "抢夺": ("盗窃", "抢劫")}
+    assert single_names("[走私、贩卖、运输、制造]毒品") == ["走私毒品", "贩卖毒品", "运输毒品", "制造毒品"]
+    assert single_names("盗窃") == []
     wide = tmp_path / "wide.csv"
     wide.write_text('1,"' + "x" * 200_000 + '",a,b\n', encoding="utf-8")
     with pytest.raises(ExtractError, match=r"wide\.csv: is not a readable CSV table \(line 1"):
@@ -491,3 +520,15 @@ def test_tables_that_cannot_be_read_name_the_file(tmp_path: Path) -> None:
         jurex.write_text(text, encoding="utf-8")
         with pytest.raises(ExtractError, match=f"{name}: {why}"):
             load_charge_articles(good, jurex)
+
+
+def test_interpretation_fine_rule_only_once_in_force() -> None:
+    """A profile of a version before 2013-04-04 has no 盗窃 fine range: the interpretation
+    that gives it was not yet in force."""
+    from datetime import date
+
+    judgments = shared_path("realdata", "judgments")
+    early = build_cn_profile(judgments / "cn-criminal-law",
+                             judgments / "cn-confusable-charges" / "legalattack_sheet1_similar_charges.csv",
+                             effective_date=date(2012, 1, 1))
+    assert all(t.fine.kind == "mandatory_unspecified" for t in early.charge("盗窃").tiers)

@@ -40,7 +40,12 @@ from buildds.inject_errors.statutes.charge_aliases import (
     expand_charge_name,
     resolve_charge,
 )
-from buildds.inject_errors.statutes.charge_tables import load_charge_articles, load_confusable
+from buildds.inject_errors.statutes.charge_tables import (
+    load_charge_articles,
+    load_confusable,
+    single_names,
+    symmetric_confusable,
+)
 from buildds.inject_errors.statutes.cn_charge_tiers import charge_tiers as charge_tiers
 from buildds.inject_errors.statutes.cn_charge_tiers import named_paragraph as named_paragraph
 from buildds.inject_errors.statutes.cn_law_text import split_cn_articles
@@ -107,6 +112,8 @@ __all__ = [
     "parse_jp_penal_code",
     "parse_jp_penalties",
     "resolve_charge",
+    "single_names",
     "split_cn_articles",
     "store_law_text",
+    "symmetric_confusable",
 ]

@@ -18,11 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from buildds.errors import ExtractError
+from buildds.inject_errors.statutes.charge_aliases import expand_charge_name
 from buildds.safeio.files import read_side_file
 from buildds.safeio.json_strict import loads_strict
 from buildds.text import cn_numeral
 
-__all__ = ["load_charge_articles", "load_confusable"]
+__all__ = ["load_charge_articles", "load_confusable", "single_names", "symmetric_confusable"]
 
 
 def _csv_rows(path: Path) -> Iterator[list[str]]:
@@ -87,3 +88,38 @@ def load_confusable(path: Path) -> dict[str, tuple[str, ...]]:
         if similar:
             out[_norm_charge(row[1])] = similar
     return out
+
+
+def symmetric_confusable(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """``table`` with every pair both ways: confusability is mutual, but the LegalAttack sheet
+    lists a pair on one row only (抢劫 names 盗窃, 盗窃's row does not name 抢劫). A charge keeps
+    its own row's order; the charges that name it follow, in table order."""
+    out = {k: list(v) for k, v in table.items()}
+    for charge, similar in table.items():
+        for other in similar:
+            if other != charge and charge not in out.setdefault(other, []):
+                out[other].append(charge)
+    return _with_aliases({k: tuple(v) for k, v in out.items() if v})
+
+
+def single_names(name: str) -> list[str]:
+    """The plain names a bracketed charge name stands for, one alternative per group
+    (``[走私、贩卖、运输、制造]毒品`` → 走私毒品, 贩卖毒品, 运输毒品, 制造毒品); [] for a plain name."""
+    if "[" not in name:
+        return []
+    literal = re.sub(r"\[[^\]]*\]", "", name)
+    return [n for n in expand_charge_name(name)[1:] if n.count("、") == literal.count("、")]
+
+
+def _with_aliases(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Judgments name one alternative of a bracketed charge (贩卖毒品), so each plain name of a
+    bracketed key gets the key's confusable charges, and each bracketed value is followed by
+    its plain names (after the row's own entries: a row's own order is kept)."""
+    out: dict[str, list[str]] = {k: list(v) for k, v in table.items()}
+    for key, own in table.items():
+        for alias in single_names(key):
+            out.setdefault(alias, list(own))
+    for key, names in out.items():
+        for value in list(names):
+            names.extend(n for n in single_names(value) if n not in names and n != key)
+    return {k: tuple(v) for k, v in out.items()}

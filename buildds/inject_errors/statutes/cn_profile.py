@@ -12,7 +12,11 @@ import re
 from datetime import date
 from pathlib import Path
 
-from buildds.inject_errors.statutes.charge_tables import load_charge_articles, load_confusable
+from buildds.inject_errors.statutes.charge_tables import (
+    load_charge_articles,
+    load_confusable,
+    symmetric_confusable,
+)
 from buildds.inject_errors.statutes.cn_charge_tiers import charge_tiers
 from buildds.inject_errors.statutes.cn_law_text import split_cn_articles
 from buildds.inject_errors.statutes.cn_penalty_clauses import PUNISH_RE
@@ -20,7 +24,13 @@ from buildds.inject_errors.statutes.cn_penalty_references import (
     article_tiers,
     punishing_provisions,
 )
-from buildds.inject_errors.statutes.cn_thresholds import parse_cn_thresholds, with_thresholds
+from buildds.inject_errors.statutes.cn_thresholds import (
+    in_force_date,
+    parse_cn_fine_rules,
+    parse_cn_thresholds,
+    with_fine_rule,
+    with_thresholds,
+)
 from buildds.safeio.files import read_side_file
 from buildds.schema.statutes import ChargeProfile, FineRule, SentencingTier, StatuteProfile
 
@@ -74,8 +84,10 @@ def build_cn_profile(
     version: str = "amendment-12", text: str | None = None,
 ) -> StatuteProfile:
     """The PRC 刑法 profile (Amendment XII, in force 2024-03-01) from ``law_dir`` (the law text
-    and ``interp_*.md``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
-    ``jurex_crime2article.json`` beside it is used when present). ``text``: the law text of
+    and ``interp_*.md``: amount thresholds, and fine rules of the interpretations in force at
+    ``effective_date``) and the LegalAttack table ``confusable_path`` (sheet 1 CSV; JUREX's
+    ``jurex_crime2article.json`` beside it is used when present; confusable pairs made mutual by
+    :func:`~buildds.inject_errors.statutes.charge_tables.symmetric_confusable`). ``text``: the law text of
     another version (as :func:`~buildds.inject_errors.statutes.cn_versions.store_law_text`
     renders it), read instead of the file in ``law_dir``, which then gives only the
     interpretations."""
@@ -85,10 +97,15 @@ def build_cn_profile(
     mapping = load_charge_articles(Path(confusable_path), Path(confusable_path).parent / "jurex_crime2article.json")
     charges = parse_cn_criminal_law(text, effective_date=effective_date, charges=mapping)
     thresholds: dict[int, dict[str, tuple[int, int]]] = {}
+    fine_rules: dict[str, FineRule] = {}
     for interp in sorted(law_dir.glob("interp_*.md")):
-        thresholds.update(parse_cn_thresholds(read_side_file(interp)))
-    thresholded = [with_thresholds(c, thresholds.get(c.article)) if c.article_sub is None else c
-                   for c in charges]
+        interp_text = read_side_file(interp)
+        thresholds.update(parse_cn_thresholds(interp_text))
+        in_force = in_force_date(interp_text)
+        if in_force is None or in_force <= effective_date:  # a version before it has no such rule
+            fine_rules.update(parse_cn_fine_rules(interp_text))
+    thresholded = [with_fine_rule(with_thresholds(c, thresholds.get(c.article)) if c.article_sub is None else c,
+                                  fine_rules.get(c.charge)) for c in charges]
     articles = split_cn_articles(text)
     penal = {k for k, paras in articles.items() if k[0] >= 102 and any(PUNISH_RE.search(p) for p in paras)
              and any(_punish_has_penalty(p) for p in paras)}
@@ -97,7 +114,7 @@ def build_cn_profile(
     return StatuteProfile(
         id="cn-criminal-law", jurisdiction="cn", law="中华人民共和国刑法", version=version,
         effective_date=effective_date, charges=tuple(thresholded),
-        confusable=load_confusable(Path(confusable_path)),
+        confusable=symmetric_confusable(load_confusable(Path(confusable_path))),
         coverage={
             "articles_with_penalty": len(penal), "articles_with_tiers": len(tiered),
             "article_coverage": round(len(tiered) / len(penal), 4) if penal else 0.0,

@@ -295,12 +295,16 @@ def _synthetic_rows() -> list[ArbenchRow]:
     from tests.inject_errors.test_injectors import FACTS, PROFILE, make_judgment, run, theft
 
     terms = ["八个月", "一年", "一年六个月", "二年"]
-    judgments = [theft(rid=f"j{i}", amount=str(2000 + 37 * i), term=terms[i % 4])
+    # E3 takes only judgments without sentencing factors (j2, j3)
+    judgments = [theft(rid=f"j{i}", amount=str(2000 + 37 * i), term=terms[i % 4],
+                       **({"factor": "", "extra": ""} if i in (2, 3) else {}))
                  for i in range(8)]
     judgments += [theft(charge="信用卡诈骗", article="一百九十六", fine="，并处罚金人民币五万元",
                         rid=f"c{i}", amount=str(3000 + i)) for i in range(2)]
-    judgments.append(theft(charge="生产、销售伪劣产品", article="一百四十", amount="100000",
-                           fine="，并处罚金人民币100000元", rid="p0"))
+    judgments.append(make_judgment(  # E6 needs the base its article names (销售金额)
+        "经审理查明：被告人张三销售伪劣产品，销售金额共计人民币100000元。",
+        "本院认为，被告人张三构成生产、销售伪劣产品罪。依照《中华人民共和国刑法》第一百四十条之规定，",
+        "判决如下：被告人张三犯生产、销售伪劣产品罪，判处有期徒刑八个月，并处罚金人民币100000元。", "p0"))
     judgments.append(make_judgment(
         FACTS.format(amount=5000), "本院认为，被告人张三构成盗窃罪、抢夺罪，应数罪并罚。",
         "判决如下：被告人张三犯盗窃罪，判处有期徒刑八个月；犯抢夺罪，判处有期徒刑六个月，"
@@ -506,7 +510,7 @@ def test_real_judge_export(judge_export: Path, tmp_path: Path, subtask: str) -> 
     by_model = {r.model: r.metrics for r in full.runs}
     assert by_model["oracle"]["macro_f1"] == 1.0 and by_model["oracle"]["accuracy"] == 1.0
     assert all(m["if_rate"] == 1.0 for m in by_model.values())
-    assert by_model["majority"]["n"] > 500
+    assert by_model["majority"]["n"] > 400  # E3 only without sentencing factors (issue 13)
     if subtask == "correction":
         assert set(by_model["oracle"]["per_target"]) == {"charge", "prison_term", "fine"}
         assert by_model["oracle"]["per_target"]["prison_term"]["impscore"] == 1.0
