@@ -7,7 +7,9 @@ outputs, a deterministic mock — answers the same two calls, so the runner stay
     results = await backend.complete_many(requests, on_result=write_line)
 
 Per-sample failures are data (``ChatResult.error``), never exceptions; a backend raises only
-per run (bad spec, missing dependency, missing file), when it is built.
+per run (bad spec, missing dependency, missing file), when it is built, or
+:class:`EndpointRefused` when its endpoint refuses every request (a wrong key, an unknown
+model): that stops the run at once.
 
 The backends themselves live in their own modules and subclass :class:`BackendBase`; this
 module imports none of them. :mod:`buildds.evaluate.backends.registry` turns a command-line
@@ -21,9 +23,17 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from buildds.errors import BuildError
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-__all__ = ["Backend", "BackendBase", "OnResult", "complete_bounded", "report_result"]
+__all__ = ["Backend", "BackendBase", "EndpointRefused", "OnResult", "complete_bounded",
+           "report_result"]
+
+
+class EndpointRefused(BuildError):
+    """The endpoint refuses every request alike (HTTP 401/403: the key; 404: the model or
+    the URL): no sample can be answered, so the run stops. The message names the backend
+    and its endpoint, never the key."""
 
 #: called as each result arrives: ``on_result(index_in_input, result)``; may be async
 OnResult = Callable[[int, ChatResult], Awaitable[Any] | Any]
