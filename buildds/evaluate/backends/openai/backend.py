@@ -11,7 +11,6 @@ import os
 import random
 import time
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from collections.abc import AsyncIterator
 from typing import Any, Literal, Self
 from urllib.parse import urlsplit
@@ -52,6 +51,8 @@ __all__ = ["HttpClientName", "OpenAIBackend"]
 log = logging.getLogger("buildds.evaluate.backends.openai")
 
 HttpClientName = Literal["asyncio", "httpx"]
+#: how long the first try of a backend holds the others back (see ``_first_try``)
+PROBE_WAIT_S = 1.0
 
 
 def _default_client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> HttpClientName:
@@ -70,8 +71,9 @@ class _LoopState:
     http: HttpClient
     slots: asyncio.Semaphore
     limiter_lock: asyncio.Lock
-    #: held by the first try until the endpoint has answered once (:meth:`_first_try`)
-    probe_lock: asyncio.Lock = dataclass_field(default_factory=asyncio.Lock)
+    #: set when the first try has ended (:meth:`OpenAIBackend._first_try`); None before
+    #: the first try starts
+    probe: asyncio.Event | None = None
     closer: asyncio.Task[None] | None = None
 
 
@@ -163,6 +165,8 @@ class OpenAIBackend(BackendBase):
         self._rng = random.Random()
         #: a try has ended without a fatal status: tries need not wait for the first one
         self._endpoint_answered = False
+        #: seconds the other tries wait for the first one to end (:meth:`_first_try`)
+        self.probe_wait_s = PROBE_WAIT_S
         #: the fatal failure that refused the first try, once there is one
         self._refusal: Failure | None = None
 
@@ -288,30 +292,33 @@ class OpenAIBackend(BackendBase):
 
     @contextlib.asynccontextmanager
     async def _first_try(self, state: _LoopState) -> AsyncIterator[None]:
-        """Until one try has ended without a fatal status, tries go one at a time: an
+        """Until one try has ended without a fatal status, the others wait for it (up to
+        :attr:`probe_wait_s`, so a first request that stalls holds nobody for long): an
         endpoint refusing every request (401/403/404) is told by one request, not by
         ``concurrency`` of them. Then tries run freely."""
         if self._endpoint_answered:
             yield
             return
-        await state.probe_lock.acquire()  # waits while the first try is out
-        if self._refusal is not None or self._endpoint_answered:
-            state.probe_lock.release()
-            if self._refusal is not None:  # refused meanwhile: this try is not sent
-                raise self._refusal
-            yield
+        if state.probe is None:  # this try is the probe
+            state.probe = asyncio.Event()
+            try:
+                yield
+            except Failure as exc:
+                if exc.fatal:
+                    self._refusal = exc
+                self._endpoint_answered = not exc.fatal
+                raise
+            else:
+                self._endpoint_answered = True
+            finally:
+                state.probe.set()
             return
-        try:
-            yield
-        except Failure as exc:
-            if exc.fatal:
-                self._refusal = exc
-            self._endpoint_answered = not exc.fatal
-            raise
-        else:
-            self._endpoint_answered = True
-        finally:
-            state.probe_lock.release()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.probe_wait_s):
+                await state.probe.wait()
+        if self._refusal is not None:  # refused meanwhile: this try is not sent
+            raise self._refusal
+        yield
 
     def _refused(self, failure: Failure) -> EndpointRefused:
         """The error that stops the run: the backend, its endpoint and what to check."""
