@@ -15,6 +15,7 @@ import pytest
 
 from buildds.errors import BuildError, ExtractError, MissingDependency
 from buildds.evaluate.backends import Backend, make_backend
+from buildds.evaluate.backends.base import EndpointRefused
 from buildds.evaluate.backends.baselines import MajorityBackend, RandomBackend, TfidfBackend
 from buildds.evaluate.backends.http_transport import ProtocolError, Reply, ResponseReader
 from buildds.evaluate.backends.openai import OpenAIBackend, TokenBucket, parse_retry_after
@@ -152,11 +153,15 @@ def test_api_key_sent_but_never_shown(server, key_env, caplog):
     caplog.set_level(logging.DEBUG)
     b = backend(server, key_env, max_attempts=2)
     results = asyncio.run(
-        b.complete_many([req("ok"), req("fails [fail:500:99]"), req("rejected [fail:401:99]")])
+        b.complete_many([req("ok"), req("fails [fail:500:99]"), req("rejected [fail:400:99]")])
     )
     assert set(server.authorization) == {f"Bearer {SECRET}"}
     assert results[0].text == "1"
     assert results[1].error and results[2].error
+    # a 401 stops the run: its message names the backend and the key's variable, not the key
+    with pytest.raises(EndpointRefused) as refused:
+        asyncio.run(b.complete_many([req("rejected [echo-auth:401]")]))
+    assert SECRET not in str(refused.value) and key_env in str(refused.value)
     assert SECRET not in caplog.text
     assert caplog.records  # the retry was logged, without the key
     assert SECRET not in json.dumps(b.settings())

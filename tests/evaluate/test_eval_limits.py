@@ -54,15 +54,14 @@ def test_stalled_server_run_ends_at_the_deadline_and_resumes(sample_export, tmp_
                                 ["[stall]", "[stall]", "[stall]", "", ""])
     out = tmp_path / "out"
     args = [str(export), "--task", "jbe", "--model", "openai:m", "--out", str(out), "-q",
-            "--timeout", "0.5", "--deadline", "3"]
+            "--timeout", "0.5", "--deadline", "3", "--allow-failures"]
     with OpenAITestServer(stall_s=30.0) as server:
         args += ["--base-url", server.base_url]
-        started = time.monotonic()
         res = CliRunner().invoke(eval_cmd, args)
-        took = time.monotonic() - started
-        assert res.exit_code == 0, res.output
-        # 3 stalled samples: without the deadline 6 tries of 0.5 s plus backoff (~20 s)
-        assert 2.9 < took < 12.0
+        assert res.exit_code == 0, res.output  # failed samples allowed (--allow-failures)
+        # 3 stalled samples: without the deadline 6 tries of 0.5 s each plus backoff; the
+        # deadline cut them short (counted, not timed: issue 16)
+        assert all(1 <= _received(server, q) < 6 for q in questions[:3])
         assert "the run reached its deadline of 3 s: 3 request(s) abandoned" in res.stderr
         samples = _samples(out / "openai_m" / "0shot" / "samples.jsonl")
         for s in samples[:3]:
@@ -105,7 +104,8 @@ def test_deadline_already_spent_sends_nothing(sample_export, tmp_path, monkeypat
                                  backend_options={"base_url": server.base_url},
                                  deadline_s=0.2)
         assert server.total == 0
-    assert report.abandoned == 2 and report.runs[0].metrics["errors"] == 2
+    assert report.abandoned == 2 and report.runs[0].metrics["samples"]["failed"] == 2
+    assert report.runs[0].metrics["n"] == 0
 
 
 def test_bad_option_values_are_refused(tmp_path):

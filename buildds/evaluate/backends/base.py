@@ -81,7 +81,8 @@ async def complete_bounded(
     Results come back in input order; ``on_result`` sees each one as it arrives. A fixed
     pool of workers pulls indices, so a million requests do not make a million tasks.
     Cancelling the caller cancels every worker (TaskGroup), and an exception raised by
-    ``on_result`` stops the run.
+    ``on_result`` stops the run; :class:`EndpointRefused` comes out as itself, not inside
+    an exception group.
     """
     results: list[ChatResult | None] = [None] * len(requests)
     next_index = iter(range(len(requests)))
@@ -94,9 +95,18 @@ async def complete_bounded(
 
     n_workers = max(1, min(concurrency, len(requests)))
     if requests:
-        async with asyncio.TaskGroup() as group:
-            for _ in range(n_workers):
-                group.create_task(worker())
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(n_workers):
+                    group.create_task(worker())
+        except BaseExceptionGroup as errors:  # an endpoint refusing: raised as itself
+            refused, rest = errors.split(EndpointRefused)
+            if refused is None or rest is not None:
+                raise
+            first: BaseException = refused
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            raise first from None
     return [r for r in results if r is not None]
 
 

@@ -58,7 +58,10 @@ def score_answered(task: Any, items: Sequence[Mapping[str, Any]],
     keep = [i for i, f in enumerate(failed) if not f]
     if not keep:
         return {"n": 0, task.headline: None}
-    return dict(task.score([items[i] for i in keep], [records[i] for i in keep], seed=seed))
+    out = dict(task.score([items[i] for i in keep], [records[i] for i in keep], seed=seed))
+    if "errors" in out:  # a task's count of failed requests: they are not in what it saw
+        out["errors"] = sum(failed)
+    return out
 
 
 def samples_table(entries: Sequence[Mapping[str, Any]]) -> list[str]:
