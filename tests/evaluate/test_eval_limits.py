@@ -157,10 +157,8 @@ def _ask(backend: OpenAIBackend, *prompts: str) -> list[Any]:
 
 def test_retry_after_longer_than_the_cap_fails_at_once(http_client):
     with OpenAITestServer(retry_after="99999") as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client), "[fail:429:99]")
-        assert time.monotonic() - started < 3.0
-        assert server.total == 1
+        assert server.total == 1  # one try, no wait: the test would not end otherwise
     assert result.text is None and result.attempts == 1
     assert result.error == ("rate limited: the server asked to retry after 99999 s, longer "
                             "than the limit of 60 s (raise it with --max-retry-after); "
@@ -177,9 +175,7 @@ def test_retry_after_within_the_cap_is_waited_for(http_client):
 
 def test_timeout_and_max_attempts_bound_a_stalled_request(http_client):
     with OpenAITestServer(stall_s=30.0) as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client, timeout_s=0.3, max_attempts=3), "[stall]")
-        assert time.monotonic() - started < 5.0
         assert server.total == 3
     assert result.error == "timeout (gave up after 3 tries)"
 
@@ -187,11 +183,9 @@ def test_timeout_and_max_attempts_bound_a_stalled_request(http_client):
 def test_timeout_bounds_a_try_as_a_whole_against_a_trickling_server(http_client):
     """One byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole try does."""
     with OpenAITestServer() as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client, timeout_s=0.5, max_attempts=2),
                         "[trickle:0.1]")
-        assert time.monotonic() - started < 4.0
-        assert server.total == 2
+        assert server.total == 2  # each try ended by the whole-try timeout (error below)
     assert result.error == "timeout (gave up after 2 tries)"
 
 
@@ -200,12 +194,12 @@ LIMIT_ERROR = "response larger than the limit of 5,000 bytes (raise it with --ma
 
 def test_response_size_is_bounded(http_client):
     with OpenAITestServer() as server:
-        started = time.monotonic()
         small, big, small_gz, bomb, lying = _ask(
             _backend(server, http_client, max_response_bytes=5000, timeout_s=10.0),
             "[big:100]", "[big:10000]", "[gzip:100]", "[gzip:2000000]", "[huge-length]")
-        # a claimed Content-Length past the limit is refused at once, not waited for
-        assert time.monotonic() - started < 5.0
+        # a claimed Content-Length past the limit is refused at once, not waited for (a
+        # wait would end in "timeout", not the limit's error, below)
+        assert server.total == 5
     assert small.text == "x" * 100 and small_gz.text == "x" * 100
     for result in (big, bomb, lying):
         assert (result.text, result.error, result.attempts) == (None, LIMIT_ERROR, 1)
@@ -241,10 +235,8 @@ def test_response_reader_limits_every_body_kind():
 
 def test_gzip_bomb_is_cut_at_the_limit():
     bomb = gzip.compress(b"\0" * 20_000_000, 1)  # 20 MB from ~90 KB
-    started = time.monotonic()
     with pytest.raises(ResponseTooLarge, match="1,000,000 bytes"):
         decode_body(bomb, "gzip", 1_000_000)
-    assert time.monotonic() - started < 1.0
     assert decode_body(gzip.compress(b"ok"), "gzip", 2) == b"ok"
     import zlib
 

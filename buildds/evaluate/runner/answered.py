@@ -67,10 +67,10 @@ def score_answered(task: Any, items: Sequence[Mapping[str, Any]],
 def samples_table(entries: Sequence[Mapping[str, Any]]) -> list[str]:
     """Markdown lines: per model and setting, the samples behind its figures."""
     lines = ["## Samples behind the figures", "",
-             "Metrics are computed over the answered samples only: a failed request (an HTTP "
+             ("Metrics are computed over the answered samples only: a failed request (an HTTP "
              "error, a timeout, a refused or abandoned item) has no answer and no score. "
              "Unfaithful: answered, but no answer could be read in the output (scored as the "
-             "task says, e.g. JBE-QA counts it as 0).", "",
+             "task says, e.g. JBE-QA counts it as 0)."), "",
              "| Model | Setting | Items | Answered | Failed | Refused | Unfaithful |",
              "|---|---|---|---|---|---|---|"]
     for e in sorted(entries, key=lambda e: (str(e["model"]), int(e["shots"]))):

@@ -10,8 +10,8 @@ import logging
 import os
 import random
 import time
-from dataclasses import dataclass
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any, Literal, Self
 from urllib.parse import urlsplit
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -52,12 +51,11 @@ def test_refused_documents_fail_only_their_task(hostile_taskset, tmp_path):
                 return KeywordJudge(spec)
             return make_backend(spec, base_url=server.base_url, timeout_s=5.0)
 
-        started = time.monotonic()
         report = run_eval(hostile_taskset, task="highbar", models=["openai:m"],
                           judges=["judge:a", "judge:b"], form_judges=["judge:a", "judge:b"],
                           out=out, backend_factory=factory,
                           task_options={"max_document_bytes": 4000})
-        assert time.monotonic() - started < 30  # the FIFO was not opened for reading
+        # the FIFO was not opened for reading (the run would block): its task was refused
         bodies = json.dumps(server.bodies)
         assert server.total == 4  # t1 and t5, two attempts each
     assert SECRET_TEXT not in bodies and "TOPSECRET" not in bodies
@@ -136,20 +134,16 @@ def test_a_fifo_task_file_is_refused_not_read(tmp_path, name):
     folder = write_task(tmp_path, "t1", instructions=None)
     (folder / name).unlink(missing_ok=True)
     os.mkfifo(folder / name)
-    started = time.monotonic()
-    with pytest.raises(BuildError, match="named pipe") as err:
+    with pytest.raises(BuildError, match="named pipe") as err:  # opened, it would block
         load_taskset(tmp_path)
     assert str(folder / name) in str(err.value)
-    assert time.monotonic() - started < 2.0
 
 
 # --------------------------------------------------------------------------- replay files
 def test_replay_file_must_be_a_regular_file(tmp_path):
     os.mkfifo(tmp_path / "answers.jsonl")
-    started = time.monotonic()
-    with pytest.raises(ExtractError, match="named pipe"):
+    with pytest.raises(ExtractError, match="named pipe"):  # opened, it would block
         ReplayBackend(tmp_path / "answers.jsonl")
-    assert time.monotonic() - started < 2.0
 
 
 @pytest.mark.parametrize("line,message", [
