@@ -169,14 +169,7 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
     """
     from buildds.evaluate.runner import OptionError, run_eval
 
-    endpoints = None
-    if models_file is not None:
-        from buildds.evaluate.models_file import load_models_file
-
-        try:
-            endpoints = load_models_file(models_file)
-        except BuildError as exc:
-            raise click.BadParameter(exc.message, ctx=ctx, param_hint="'--models'") from exc
+    endpoints = _endpoints(ctx, models_file)
 
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
                "rpm": rpm, "tpm": tpm, "send_files": send_files or None,
@@ -201,6 +194,25 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
         click.echo(f"warning: {warning}", err=True)
     _echo_failed_requests(report)
     click.echo(report.summary_line())
+    _exit_for(report, out, allow_failures=allow_failures)
+
+
+def _endpoints(ctx: click.Context, models_file: Path | None) -> dict[str, Any] | None:
+    """The ``--models`` file's entries by spec (None without one); a bad file is a usage
+    error naming it."""
+    if models_file is None:
+        return None
+    from buildds.evaluate.models_file import load_models_file
+
+    try:
+        return dict(load_models_file(models_file))
+    except BuildError as exc:
+        raise click.BadParameter(exc.message, ctx=ctx, param_hint="'--models'") from exc
+
+
+def _exit_for(report: Any, out: Path, *, allow_failures: bool) -> None:
+    """Exit 1 (after everything is written) when nothing was evaluated in some run, or when
+    samples failed and ``--allow-failures`` is not given."""
     nothing = report.nothing_evaluated()
     if nothing:
         raise click.ClickException(

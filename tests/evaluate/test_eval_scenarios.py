@@ -243,8 +243,8 @@ def test_models_file_falls_back_to_the_command_line(sample_export, tmp_path):
 @pytest.mark.parametrize(("content", "message"), [
     ("models:\n  - name: openai:a\n    api_key_env: sk-live-abcdef123456\n",
      "models[0] (openai:a).api_key_env: must be the name of an environment variable"),
-    ("models:\n  - name: openai:a\n    colour: red\n", "models[0] (openai:a).colour: Extra "
-     "inputs are not permitted"),
+    ("models:\n  - name: openai:a\n    colour: red\n", ("models[0] (openai:a).colour: Extra "
+     "inputs are not permitted")),
     ("models:\n  - name: openai:a\n  - name: openai:a\n", "openai:a listed more than once"),
     ("models:\n  - name: openai:a\n    rpm: -1\n", "models[0] (openai:a).rpm"),
     ("- name: openai:a\n", "a models file is a mapping with a 'models:' list"),
