@@ -274,3 +274,40 @@ def test_cli_on_the_sample_task_set(tmp_path):
         "--judge", judge_a, "--form-judge", judge_a, "--form-judge", judge_b,
         "--out", str(tmp_path / "o2"), "-q"])
     assert same.exit_code != 0 and "same judge" in same.output
+
+
+def test_a_judge_error_is_never_a_pass(tmp_path):
+    """The strict rule on the sample task set: judge B has no verdict on one criterion of
+    one attempt while judge A says pass — that attempt does not pass, the criterion's
+    verdict is missing and escalated, and the run exits 1 (a judge request failed) unless
+    --allow-failures."""
+    judge_a = _replay_judge(tmp_path / "a.jsonl", lambda t, c: "pass", 3)
+    judge_b = _replay_judge(tmp_path / "b.jsonl", lambda t, c: "pass", 3)
+    path_b = Path(judge_b.removeprefix("replay:"))
+    lines = path_b.read_text("utf-8").splitlines(keepends=True)
+    path_b.write_text("".join(x for x in lines if "nda-review#run1::residuals" not in x),
+                      encoding="utf-8")
+    args = ["eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--judge",
+            judge_a, "--judge", judge_b, "--form-judge", judge_a, "--form-judge", judge_a + "x",
+            "-q"]
+    form_b = tmp_path / "a.jsonlx"  # a second form judge with judge A's scores
+    form_b.write_text((tmp_path / "a.jsonl").read_text("utf-8"), encoding="utf-8")
+    strict = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "o")])
+    assert strict.exit_code == 1, strict.output
+    assert f"judge {judge_b} on mock:echo 0-shot: 1 of" in strict.stderr
+    allowed = CliRunner().invoke(main, [*args, "--allow-failures", "--out",
+                                        str(tmp_path / "o2")])
+    assert allowed.exit_code == 0, allowed.output
+    run = tmp_path / "o2" / "mock_echo" / "0shot"
+    metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["pass_count"] == [5, 6]  # all pass but the attempt with the judge error
+    sample = next(s for s in _lines(run / "samples.jsonl") if s["id"] == "nda-review#run1")
+    residuals = sample["parsed"]["criteria"]["residuals"]
+    assert (residuals["verdict"], residuals["source"], residuals["escalated"]) == (
+        None, "judge_error", True)
+    assert sample["score"] == 0.0
+    assert [(e["task"], e["criterion"]["id"]) for e in _lines(run / "escalations.jsonl")] == [
+        ("nda-review", "residuals")]
+    logged = [d for d in _lines(run / "disagreements.jsonl") if d["axis"] == "substance"]
+    assert [(d["sample"], d["target"], d["status"]) for d in logged] == [
+        ("nda-review#run1", "residuals", "judge_error")]
