@@ -116,6 +116,8 @@ def run_setting(ctx: RunContext, spec: str, slug: str, backend: Any,
     run = ModelRun(spec, slug, shots, run_dir, metrics, settings, items=len(items),
                    refused=sum(1 for r in refused if r), failed=failed)
     title = f"{spec} — {shots}-shot"
+    if not metrics.get("n"):  # nothing answered: no figures to plot
+        return run, []
     return run, write_plots(run_dir, lambda: task.run_plots(metrics, title))
 
 
