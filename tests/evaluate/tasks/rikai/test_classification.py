@@ -360,5 +360,5 @@ def test_a_run_whose_every_request_fails_has_counts_not_figures(export: Path,
     main, samples = md.split("## Samples behind the figures")
     assert "| majority |" in main and "mock:error" not in main
     assert f"| mock:error | Zero-shot | {failed.items} | 0 | {failed.items} | 0 | 0 |" in samples
-    assert report.nothing_evaluated() == [f"mock:error 0-shot: all {failed.items} requests "
-                                          "failed"]
+    assert report.nothing_evaluated() == [(f"mock:error 0-shot: all {failed.items} requests "
+                                          "failed")]
