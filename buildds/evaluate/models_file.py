@@ -15,7 +15,8 @@ Format (YAML, read with :func:`buildds.safeio.load_yaml_strict`: no aliases, no 
 
 A spec without an entry uses the command line's ``--base-url`` / ``--api-key-env`` / limits
 (the shorthand); an entry overrides only what it sets. Entries no spec of the run names are
-ignored, so one file can serve many runs.
+ignored, so one file can serve many runs; a name that is not a backend spec (``gpt-4o``
+for ``openai:gpt-4o``) is an error, as it could never match.
 """
 
 from __future__ import annotations
@@ -69,4 +70,12 @@ def load_models_file(path: str | Path) -> dict[str, ModelEndpoint]:
         first = exc.errors()[0]
         msg = str(first["msg"]).removeprefix("Value error, ")
         raise BuildError(f"{path}: {_where(first['loc'], data)}: {msg}") from None
+    from buildds.evaluate.backends.registry import check_spec
+
+    for i, m in enumerate(parsed.models):  # "gpt-4o" for "openai:gpt-4o" would never match
+        try:
+            check_spec(m.name)
+        except BuildError as exc:
+            raise BuildError(f"{path}: models[{i}] ({m.name}): name must be a backend spec as "
+                             f"given to --model/--judge: {exc.message}") from None
     return {m.name: m for m in parsed.models}

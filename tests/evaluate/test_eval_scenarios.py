@@ -248,6 +248,7 @@ def test_models_file_falls_back_to_the_command_line(sample_export, tmp_path):
     ("models:\n  - name: openai:a\n  - name: openai:a\n", "openai:a listed more than once"),
     ("models:\n  - name: openai:a\n    rpm: -1\n", "models[0] (openai:a).rpm"),
     ("- name: openai:a\n", "a models file is a mapping with a 'models:' list"),
+    ("models:\n  - name: gpt-4o\n", "models[0] (gpt-4o): name must be a backend spec"),
     ("models: [&x {name: a}, *x]\n", "aliases"),
     ("models:\n  - name: openai:a\n    base_url: file:///etc/passwd\n",
      "openai:a: base_url 'file:///etc/passwd' is not an http(s):// URL"),
