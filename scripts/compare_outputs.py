@@ -69,6 +69,7 @@ def _runs(out: Path) -> list[tuple[str, list[str]]]:
                              str(out / "sample-validate")]),
         ("highbar", ["eval", "buildds/sample/highbar", "--task", "highbar", "--model",
                      "mock:echo", "--judge", "mock:ones", "--judge", "mock:zeros",
+                     "--form-judge", "mock:ones", "--form-judge", "mock:zeros",
                      "--out", str(out / "highbar")]),
     ]
     if not SHARED.is_dir():

@@ -52,7 +52,20 @@ class Seconds(click.ParamType):
                    "tfidf, replay:<file>, hf:<path>, oracle (the references).")
 @click.option("--judge", "judges", multiple=True, metavar="SPEC",
               help="Judge backend for judged tasks (clause-revision: one or more; highbar: "
-                   "two different models), repeatable.")
+                   "the substance judges, two different models at least), repeatable.")
+@click.option("--form-judge", "form_judges", multiple=True, metavar="SPEC",
+              help="highbar: a form judge, repeatable; two at least (seed 002 grades form "
+                   "by a different pair from the substance judges).")
+@click.option("--models", "models_file", type=Utf8Path(exists=True, dir_okay=False,
+                                                        path_type=Path),
+              default=None, metavar="FILE.yaml",
+              help="Each model's and judge's own endpoint: a YAML file with 'models:', a "
+                   "list of {name: <spec>, base_url, api_key_env, and optionally rpm, tpm, "
+                   "concurrency, timeout}. A spec without an entry uses --base-url, "
+                   "--api-key-env and the limits given here.")
+@click.option("--allow-failures", is_flag=True,
+              help="Exit 0 even when some samples failed (their requests got no answer: "
+                   "they are left out of the metrics and counted as failed).")
 @click.option("--shots", type=click.IntRange(min=0), multiple=True, default=(0,),
               show_default=True,
               help="Demonstrations (jbe: 0 or 4; clause-revision: 0 or 8); repeatable.")
@@ -109,7 +122,8 @@ class Seconds(click.ParamType):
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
 def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ...],
-             judges: tuple[str, ...], shots: tuple[int, ...],
+             judges: tuple[str, ...], form_judges: tuple[str, ...],
+             models_file: Path | None, allow_failures: bool, shots: tuple[int, ...],
              limit: int | None, out: Path, base_url: str | None, api_key_env: str,
              concurrency: int, rpm: float | None, tpm: float | None, timeout: float,
              max_attempts: int, max_retry_after: float, deadline: float | None,
@@ -128,12 +142,18 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
     a server echoing it finds it replaced by *** in samples, logs, metrics and the cache;
     so does a secret in --base-url (?api-key=…, user:password@).
 
-    Failed requests are named on stderr per model/setting: "N of M requests failed", the
-    first distinct reasons, and samples.jsonl for the rest. Exit codes: 0 evaluated (failed
-    samples named); 1 nothing evaluated in some model/setting (every request failed, every
-    item refused, or every judge failed), after writing what there is, or a response cache
-    that cannot be used; 2 a bad option (unknown --model/--task, too few --judge, a
-    --base-url that is not http(s)://, a path that is not UTF-8).
+    A sample whose request failed has no answer and no score: metrics are computed over
+    the answered samples, and every leaderboard lists answered / failed / unfaithful
+    counts. Failed requests are named on stderr per model/setting: "N of M requests
+    failed", the first distinct reasons, and samples.jsonl for the rest. A re-run into the
+    same --out sends only the failed and missing requests. HTTP 401/403 (the key) and 404
+    (the model or URL) stop the run at once, naming the model and endpoint.
+
+    Exit codes: 0 every sample answered (and judged); 1 some samples failed (unless
+    --allow-failures), nothing evaluated in some model/setting, an endpoint refusing the
+    key or the model, or a response cache that cannot be used — after writing what there
+    is; 2 a bad option (unknown --model/--task, too few --judge/--form-judge, a --base-url
+    that is not http(s)://, a bad --models file, a path that is not UTF-8).
 
     \b
     Example:
@@ -143,11 +163,14 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
       buildds eval build/jbe --model openai:qwen2.5-72b --base-url http://localhost:8000/v1 \\
           --limit 50 --out build/eval-smoke
       buildds eval tasks/ --task highbar --model openai:gpt-4o --judge openai:gpt-4.1 \\
-          --judge openai:o3 --send-files --out build/highbar
+          --judge openai:o3 --form-judge openai:gpt-4o-mini \\
+          --form-judge openai:claude --models models.yaml --send-files --out build/highbar
       buildds eval build/jbe --model openai:qwen --base-url http://localhost:8000/v1 \\
           --timeout 30 --max-attempts 3 --deadline 2h --out build/eval
     """
     from buildds.evaluate.runner import OptionError, run_eval
+
+    endpoints = _endpoints(ctx, models_file)
 
     options = {"base_url": base_url, "api_key_env": api_key_env, "concurrency": concurrency,
                "rpm": rpm, "tpm": tpm, "send_files": send_files or None,
@@ -162,7 +185,8 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
         report = run_eval(dataset, task=task, models=list(models), judges=list(judges),
                           shots=sorted(set(shots)), limit=limit, out=out,
                           backend_options=options, use_cache=not no_cache, seed=seed,
-                          quiet=quiet, deadline_s=deadline, task_options=task_options)
+                          quiet=quiet, deadline_s=deadline, task_options=task_options,
+                          form_judges=list(form_judges), endpoints=endpoints)
     except OptionError as exc:
         raise click.BadParameter(exc.message, ctx=ctx, param_hint=f"'{exc.option}'") from exc
     except BuildError as exc:
@@ -171,11 +195,36 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
         click.echo(f"warning: {warning}", err=True)
     _echo_failed_requests(report)
     click.echo(report.summary_line())
+    _exit_for(report, out, allow_failures=allow_failures)
+
+
+def _endpoints(ctx: click.Context, models_file: Path | None) -> dict[str, Any] | None:
+    """The ``--models`` file's entries by spec (None without one); a bad file is a usage
+    error naming it."""
+    if models_file is None:
+        return None
+    from buildds.evaluate.models_file import load_models_file
+
+    try:
+        return dict(load_models_file(models_file))
+    except BuildError as exc:
+        raise click.BadParameter(exc.message, ctx=ctx, param_hint="'--models'") from exc
+
+
+def _exit_for(report: Any, out: Path, *, allow_failures: bool) -> None:
+    """Exit 1 (after everything is written) when nothing was evaluated in some run, or when
+    samples failed and ``--allow-failures`` is not given."""
     nothing = report.nothing_evaluated()
     if nothing:
         raise click.ClickException(
             "nothing was evaluated in " + "; ".join(nothing)
             + f" (the reasons are above and in samples.jsonl; what there is, is in {out})")
+    failures = report.with_failures()
+    if failures and not allow_failures:
+        raise click.ClickException(
+            "some samples failed — " + "; ".join(failures) + ". They have no score and are "
+            "left out of the metrics; run the same command again to resend only them, or "
+            "pass --allow-failures to accept the run as it is")
 
 
 def _echo_failed_requests(report: Any) -> None:

@@ -64,6 +64,15 @@ def _ci(ci: Sequence[float] | None) -> str:
     return "" if not ci else f" [{float(ci[0]):.3f}, {float(ci[1]):.3f}]"
 
 
+def _counts(metrics: Mapping[str, Any]) -> str:
+    """``answered / failed / unfaithful`` of a run (``–`` for a run written before
+    the counts were kept)."""
+    c = metrics.get("samples")
+    if not c:
+        return "–"
+    return f"{c.get('answered', '–')} / {c.get('failed', '–')} / {c.get('unfaithful', '–')}"
+
+
 def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                           title: str = "JBE-QA leaderboard",
                           dataset: Mapping[str, Any] | None = None) -> str:
@@ -71,16 +80,20 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
     shots = _settings(entries)
     lines = leaderboard_head(title, dataset)
     n = sorted({int(e["n"]) for e in entries})
-    lines += [(f"Scored items: {', '.join(map(str, n))} (few-shot exemplars excluded in every "
-              "setting). An output other than exactly `1` or `0` is unfaithful and counts as 0."),
-              "", "## F1 and faithfulness", ""]
+    lines += [(f"Answered items scored: {', '.join(map(str, n))} (few-shot exemplars excluded "
+              "in every setting; a failed request has no answer and no score). An output "
+              "other than exactly `1` or `0` is unfaithful and counts as 0 (the seed's "
+              "convention; *F1 parsed only* below leaves it out). Samples: answered / "
+              "failed / unfaithful."), "", "## F1 and faithfulness", ""]
     head = ["Model", *(f"F1 {shot_name(s)}" for s in shots),
-            *(f"Faithfulness {shot_name(s)}" for s in shots)]
+            *(f"Faithfulness {shot_name(s)}" for s in shots),
+            *(f"Samples {shot_name(s)}" for s in shots)]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [md_cell(r["model"])]
         cells += [_num(r["shots"][s]["f1"]) if s in r["shots"] else "–" for s in shots]
         cells += [_num(r["shots"][s]["faithfulness"]) if s in r["shots"] else "–" for s in shots]
+        cells += [_counts(r["shots"][s]) if s in r["shots"] else "–" for s in shots]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## F1 per subject", "",
               "Cvl = the Civil Code, Cst = the Constitution, Pen = the Penal Code.", ""]
@@ -94,7 +107,8 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Details (95% percentile-bootstrap intervals)", "",
               ("| Model | Setting | n | F1 | Precision | Recall | Accuracy | Faithfulness | "
-              "Errors |"), "|---|---|---|---|---|---|---|---|---|"]
+              "Answered / failed / unfaithful | F1 parsed only |"),
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         for s in shots:
             m = r["shots"].get(s)
@@ -106,7 +120,7 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                 f"{_num(m['f1'])}{_ci(ci.get('f1'))} | {_num(m.get('precision'))} | "
                 f"{_num(m.get('recall'))} | {_num(m['accuracy'])}{_ci(ci.get('accuracy'))} | "
                 f"{_num(m['faithfulness'])}{_ci(ci.get('faithfulness'))} | "
-                f"{m.get('errors', 0)} |")
+                f"{_counts(m)} | {_num((m.get('parsed_only') or {}).get('f1'))} |")
     lines.append("")
     return "\n".join(lines)
 
@@ -120,6 +134,7 @@ def leaderboard_json(entries: Sequence[Mapping[str, Any]], *, task: str,
                 "shots": s, "n": m["n"], "f1": m["f1"], "precision": m.get("precision"),
                 "recall": m.get("recall"), "accuracy": m["accuracy"],
                 "faithfulness": m["faithfulness"], "ci": m.get("ci", {}),
+                "samples": m.get("samples"), "parsed_only": m.get("parsed_only"),
                 "per_subject_f1": {c: v["f1"] for c, v in m.get("per_subject", {}).items()},
             } for s, m in sorted(r["shots"].items())}})
     return {"task": task, "dataset": dict(dataset or {}), "models": rows}

@@ -16,7 +16,8 @@ Stages import records from ``buildds.schema``; they never redefine them.
 * :mod:`.laws` — statutes in versions: articles, versions keyed by enforcement date,
   changes between versions;
 * :mod:`.statutes` — statute profiles (sentencing tiers, fine rules);
-* :mod:`.evaluation` — backend requests/results and scored samples;
+* :mod:`.evaluation` — backend requests/results and scored samples; :mod:`.model_endpoints`
+  — each evaluated model's and judge's endpoint and key variable (``buildds eval --models``);
 * :mod:`.dataset_diff` — two exports compared item by item (``buildds diff``).
 """
 
@@ -40,6 +41,8 @@ from buildds.schema.judgments_report import *
 from buildds.schema.judgments_report import __all__ as _judgments_report_all
 from buildds.schema.laws import *
 from buildds.schema.laws import __all__ as _laws_all
+from buildds.schema.model_endpoints import *
+from buildds.schema.model_endpoints import __all__ as _model_endpoints_all
 from buildds.schema.shortcut_audit import *
 from buildds.schema.shortcut_audit import __all__ as _shortcut_audit_all
 from buildds.schema.statutes import *
@@ -48,4 +51,5 @@ from buildds.schema.statutes import __all__ as _statutes_all
 __all__ = [  # noqa: PLE0604
     *_core_all, *_jbe_build_all, *_contracts_all, *_judgments_all, *_arbench_all,
     *_judgments_report_all, *_judgment_fields_all, *_laws_all, *_statutes_all, *_evaluation_all,
-    *_dataset_diff_all, *_shortcut_audit_all]
+    *_dataset_diff_all, *_shortcut_audit_all,
+    *_model_endpoints_all]

@@ -20,3 +20,20 @@ def sample_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = root / "out"
     build_jbe(years=[2025], raw=raw, out=out, progress=False, processes=1, corrections=None)
     return out
+
+
+@pytest.fixture
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The waits (seconds) the OpenAI backend decides on before each retry, recorded: a test
+    checks that a Retry-After was honoured by its value, not by timing the run."""
+    from buildds.evaluate.backends.openai import backend
+
+    waits: list[float] = []
+    real = backend.retry_wait
+
+    def recording(*args, **kwargs) -> float:
+        waits.append(real(*args, **kwargs))
+        return waits[-1]
+
+    monkeypatch.setattr(backend, "retry_wait", recording)
+    return waits

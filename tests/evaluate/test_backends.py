@@ -15,9 +15,11 @@ import pytest
 
 from buildds.errors import BuildError, ExtractError, MissingDependency
 from buildds.evaluate.backends import Backend, make_backend
+from buildds.evaluate.backends.base import EndpointRefused
 from buildds.evaluate.backends.baselines import MajorityBackend, RandomBackend, TfidfBackend
 from buildds.evaluate.backends.http_transport import ProtocolError, Reply, ResponseReader
 from buildds.evaluate.backends.openai import OpenAIBackend, TokenBucket, parse_retry_after
+from buildds.evaluate.backends.openai.request import token_estimate
 from buildds.evaluate.cache import CachedBackend, ResponseCache
 from buildds.schema.evaluation import ChatMessage, ChatRequest, ChatResult
 from tests.evaluate.openai_server import BAD_ANSWER, OpenAITestServer
@@ -93,11 +95,10 @@ def test_answers_and_request_body(server):
     assert server.authorization == [None, None, None]  # no key configured, none sent
 
 
-def test_429_honours_retry_after(server):
+def test_429_honours_retry_after(server, retry_waits):
     b = backend(server)
-    started = time.monotonic()
     result = asyncio.run(b.complete(req("slow down [fail:429:1]")))
-    assert time.monotonic() - started >= 1.0
+    assert len(retry_waits) == 1 and 1.0 <= retry_waits[0] <= 1.1  # Retry-After: 1, + jitter
     assert result.text == "1" and result.attempts == 2
     assert server.counts["slow down [fail:429:1]"] == 2
 
@@ -125,10 +126,10 @@ def test_400_not_retried(server):
 def test_stall_times_out_without_blocking_others(server):
     b = backend(server, timeout_s=1.5, max_attempts=1)
     requests = [req("stuck [stall]")] + [req(f"fine {i}") for i in range(5)]
-    started = time.monotonic()
-    results = asyncio.run(b.complete_many(requests))
-    # far less than the stall itself: the stuck request timed out and did not hold the others
-    assert time.monotonic() - started < 10.0
+    order: list[int] = []
+    results = asyncio.run(b.complete_many(requests, on_result=lambda i, r: order.append(i)))
+    # the stuck request timed out and did not hold the others: they all came back first
+    assert sorted(order[:5]) == [1, 2, 3, 4, 5] and order[5] == 0
     assert results[0].text is None and results[0].error == "timeout"
     assert [r.text for r in results[1:]] == ["1"] * 5
 
@@ -152,11 +153,15 @@ def test_api_key_sent_but_never_shown(server, key_env, caplog):
     caplog.set_level(logging.DEBUG)
     b = backend(server, key_env, max_attempts=2)
     results = asyncio.run(
-        b.complete_many([req("ok"), req("fails [fail:500:99]"), req("rejected [fail:401:99]")])
+        b.complete_many([req("ok"), req("fails [fail:500:99]"), req("rejected [fail:400:99]")])
     )
     assert set(server.authorization) == {f"Bearer {SECRET}"}
     assert results[0].text == "1"
     assert results[1].error and results[2].error
+    # a 401 stops the run: its message names the backend and the key's variable, not the key
+    with pytest.raises(EndpointRefused) as refused:
+        asyncio.run(b.complete_many([req("rejected [echo-auth:401]")]))
+    assert SECRET not in str(refused.value) and key_env in str(refused.value)
     assert SECRET not in caplog.text
     assert caplog.records  # the retry was logged, without the key
     assert SECRET not in json.dumps(b.settings())
@@ -183,23 +188,59 @@ def test_server_and_client_handle_64_concurrent(http_client):
         assert server.max_in_flight == 64
 
 
-def test_rpm_limit_respected(server):
-    # 600 rpm with a 0.1 s window: one request per 0.1 s, so 10 requests take ≥ 0.9 s
+def _on_a_virtual_clock(monkeypatch, b: OpenAIBackend, attr: str, rate_per_min: float,
+                        window_s: float) -> list[tuple[float, ChatRequest | bytes]]:
+    """Puts ``b``'s rate limiter ``attr`` on a virtual clock that only the limiter's sleeps
+    advance, and records each try as (virtual time, body): the test counts what the limiter
+    let through by then, whatever the machine's load (issue 16: no wall-clock thresholds)."""
+    now = [0.0]
+    setattr(b, attr, TokenBucket(rate_per_min, window_s=window_s, clock=lambda: now[0]))
+    real_sleep = asyncio.sleep
+
+    async def virtual_sleep(delay: float, result=None):
+        now[0] += max(0.0, delay)
+        await real_sleep(0)
+        return result
+
+    monkeypatch.setattr(asyncio, "sleep", virtual_sleep)
+    sent: list[tuple[float, bytes]] = []
+    real_attempt = b._attempt
+
+    async def attempt(http, body: bytes):
+        sent.append((now[0], body))
+        return await real_attempt(http, body)
+
+    monkeypatch.setattr(b, "_attempt", attempt)
+    return sent
+
+
+def test_rpm_limit_respected(server, monkeypatch):
+    # 600 rpm with a 0.1 s window: a bucket of one request, refilled every 0.1 s
     b = backend(server, rpm=600, rate_window_s=0.1)
-    started = time.monotonic()
-    asyncio.run(b.complete_many([req(f"q{i}") for i in range(10)]))
-    assert time.monotonic() - started >= 0.85
-    gaps = [b - a for a, b in zip(server.arrivals, server.arrivals[1:])]
-    assert min(gaps) >= 0.08
+    sent = _on_a_virtual_clock(monkeypatch, b, "_requests_bucket", 600, 0.1)
+    results = asyncio.run(b.complete_many([req(f"q{i}") for i in range(10)]))
+    assert [r.text for r in results] == ["1"] * 10 and server.total == 10
+    times = [t for t, _ in sent]
+    assert len(times) == 10 and times == sorted(times)
+    # by virtual time t, at most 1 + 10·t requests were let through; all 10 needed 0.9 s
+    for k, t in enumerate(times):
+        assert k + 1 <= 1 + 10 * t + 1e-9, (k, t)
+    assert times[-1] == pytest.approx(0.9, abs=1e-6)
 
 
-def test_tpm_limit_respected(server):
-    # each request ≈ 10 prompt chars / 2 + 10 max_tokens = ~21 tokens; 6000 tpm = 100/s
-    b = backend(server, tpm=6000, rate_window_s=0.25)  # bucket of 25 tokens
-    started = time.monotonic()
-    asyncio.run(b.complete_many([req(f"q{i:04d}", max_tokens=10) for i in range(6)]))
-    # 6 × ~21 tokens = ~129; 25 available at once → ≥ ~1.0 s
-    assert time.monotonic() - started >= 0.9
+def test_tpm_limit_respected(server, monkeypatch):
+    # 6000 tpm = 100 tokens/s with a 0.25 s window: a bucket of 25 tokens
+    b = backend(server, tpm=6000, rate_window_s=0.25)
+    sent = _on_a_virtual_clock(monkeypatch, b, "_tokens_bucket", 6000, 0.25)
+    requests = [req(f"q{i:04d}", max_tokens=10) for i in range(6)]
+    asyncio.run(b.complete_many(requests))
+    assert len(sent) == 6 and server.total == 6
+    cost = token_estimate(requests[0])
+    assert all(token_estimate(r) == cost for r in requests) and cost > 1
+    # by virtual time t, the tokens let through are at most the bucket + 100·t
+    for k, (t, _) in enumerate(sent):
+        assert (k + 1) * cost <= 25 + 100 * t + 1e-9, (k, t)
+    assert sent[-1][0] >= (6 * cost - 25) / 100 - 1e-9  # the limit really held them back
 
 
 def test_token_bucket_oversized_cost_does_not_deadlock():

@@ -49,9 +49,10 @@ def _samples(out: Path, slug: str = "openai_m") -> Path:
 
 
 # --------------------------------------------------------------------------- F2: failures
-def test_partial_failures_are_named_and_exit_0(sample_export, tmp_path):
+def test_partial_failures_are_named_and_exit_1(sample_export, tmp_path):
     """429 with Retry-After past --max-retry-after, and a response over
-    --max-response-bytes: named with their reason; the others answered, exit 0."""
+    --max-response-bytes: named with their reason; the others answered; exit 1 (issue 16:
+    a run with failed samples is not a success unless --allow-failures)."""
     export = _export(sample_export, tmp_path / "export",
                      ["[fail:429:9]", "[fail:429:9]", "[big:5000]", "", ""])
     out = tmp_path / "out"
@@ -60,14 +61,16 @@ def test_partial_failures_are_named_and_exit_0(sample_export, tmp_path):
                     "--max-retry-after", "10", "--max-response-bytes", "2000",
                     "--out", str(out))
     _no_traceback(res)
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output
     lines = res.stderr.splitlines()
     assert lines[0] == f"warning: openai:m 0-shot: 3 of 5 requests failed (see {_samples(out)})"
     assert lines[1].startswith("failed: ")
     assert ("and 1 other: rate limited: the server asked to retry after 99999 s, longer than "
             "the limit of 10 s (raise it with --max-retry-after); not retried") in lines[1]
     assert lines[2].startswith("failed: ") and "--max-response-bytes" in lines[2]
-    assert len(lines) == 3
+    assert lines[3].startswith("Error: some samples failed — openai:m 0-shot: 3 of 5 "
+                               "requests to openai:m failed.") and "--allow-failures" in lines[3]
+    assert len(lines) == 4
     assert "evaluated 1 model(s)" in res.stdout
     samples = [json.loads(x) for x in _samples(out).read_text("utf-8").splitlines()]
     assert [s["error"] is None for s in samples] == [False, False, False, True, True]
@@ -130,7 +133,7 @@ def test_only_the_first_five_reasons_are_printed(sample_export, tmp_path, monkey
     monkeypatch.setattr(run, "default_factory", lambda spec, **kw: _Failing())
     export = _export(sample_export, tmp_path / "export", [""] * 9)
     out = tmp_path / "out"
-    res = _eval(str(export), "--model", "mock", "--out", str(out))
+    res = _eval(str(export), "--model", "mock", "--out", str(out), "--allow-failures")
     assert res.exit_code == 0, res.output
     lines = res.stderr.splitlines()
     assert lines[0] == f"warning: mock 0-shot: 8 of 9 requests failed (see {_samples(out, 'mock')})"
@@ -144,7 +147,7 @@ def test_deadline_line_is_kept_and_failures_named(sample_export, tmp_path):
     out = tmp_path / "out"
     with OpenAITestServer(stall_s=30.0) as server:
         res = _eval(str(export), "--model", "openai:m", "--base-url", server.base_url,
-                    "--deadline", "1.5", "--out", str(out))
+                    "--deadline", "1.5", "--allow-failures", "--out", str(out))
     assert res.exit_code == 0, res.output
     assert "the run reached its deadline of 1.5 s: 1 request(s) abandoned" in res.stderr
     assert "warning: openai:m 0-shot: 1 of 2 requests failed" in res.stderr
@@ -160,7 +163,9 @@ def test_judges_failing_every_request_exit_1(tmp_path):
     other.write_text("", encoding="utf-8")
     out = tmp_path / "out"
     res = _eval(str(root), "--task", "highbar", "--model", "mock:echo",
-                "--judge", f"replay:{empty}", "--judge", f"replay:{other}", "--out", str(out))
+                "--judge", f"replay:{empty}", "--judge", f"replay:{other}",
+                "--form-judge", f"replay:{empty}", "--form-judge", f"replay:{other}",
+                "--out", str(out))
     _no_traceback(res)
     assert res.exit_code == 1, res.output
     samples = _samples(out, "mock_echo")
@@ -184,7 +189,8 @@ def test_highbar_with_every_task_refused_exits_1_naming_them(tmp_path):
     (out_link / "documents" / "leak.txt").symlink_to(secret)
     out = tmp_path / "out"
     res = _eval(str(root), "--task", "highbar", "--model", "mock:echo", "--judge", "mock:ones",
-                "--judge", "mock:zeros", "--out", str(out))
+                "--judge", "mock:zeros", "--form-judge", "mock:ones", "--form-judge",
+                "mock:zeros", "--out", str(out))
     _no_traceback(res)
     assert res.exit_code == 1, res.output
     for task, why in (("fifo", "is a named pipe (FIFO)"), ("zero", "is a link to /dev/zero"),
@@ -203,9 +209,11 @@ def test_a_document_listed_by_a_path_out_fails_only_its_task(tmp_path):
                                   "documents": ["contract.md", "../../../../etc/passwd"]})
     out = tmp_path / "out"
     res = _eval(str(root), "--task", "highbar", "--model", "mock:echo", "--judge", "mock:ones",
-                "--judge", "mock:zeros", "--out", str(out))
+                "--judge", "mock:zeros", "--form-judge", "mock:ones", "--form-judge",
+                "mock:zeros", "--out", str(out))
     _no_traceback(res)
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # the refused task's attempts are failed samples
+    assert ("some samples failed — mock:echo 0-shot: 2 item(s) refused" in res.stderr)
     assert ("warning: not evaluated: task bad: document refused, the task is not asked: "
             in res.stderr)
     assert ("document '../../../../etc/passwd' is not a file name inside documents/; refused, "
@@ -226,7 +234,8 @@ def test_a_document_named_in_latin_1_is_evaluated(tmp_path):
                                            encoding="utf-8")
     out = tmp_path / "out"
     res = _eval(str(root), "--task", "highbar", "--model", "mock:echo", "--judge", "mock:ones",
-                "--judge", "mock:zeros", "--out", str(out))
+                "--judge", "mock:zeros", "--form-judge", "mock:ones", "--form-judge",
+                "mock:zeros", "--out", str(out))
     _no_traceback(res)
     assert res.exit_code == 0, res.output
     text = _samples(out, "mock_echo").read_text("utf-8")
@@ -309,6 +318,9 @@ def test_a_cache_failing_half_way_is_a_clear_error(tmp_path):
     (["--model", "mock", "--task", "nosuch"], "--task", "unknown task 'nosuch'"),
     (["--model", "mock", "--task", "highbar", "--judge", "mock:ones"], "--judge",
      "give at least 2 with --judge"),
+    (["--model", "mock", "--task", "highbar", "--judge", "mock:ones", "--judge", "mock:zeros",
+      "--form-judge", "mock:ones"], "--form-judge", "give at least 2 with --form-judge"),
+    (["--model", "mock", "--form-judge", "mock:ones"], "--form-judge", "has no form judges"),
     (["--model", "mock", "--judge", "mock:ones"], "--judge", "scored without judges"),
     (["--model", "mock", "--shots", "3"], "--shots", "evaluated with 0 or 4 demonstrations"),
     (["--model", "openai:m", "--base-url", "file:///etc/passwd"], "--base-url",

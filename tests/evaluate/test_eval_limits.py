@@ -54,15 +54,14 @@ def test_stalled_server_run_ends_at_the_deadline_and_resumes(sample_export, tmp_
                                 ["[stall]", "[stall]", "[stall]", "", ""])
     out = tmp_path / "out"
     args = [str(export), "--task", "jbe", "--model", "openai:m", "--out", str(out), "-q",
-            "--timeout", "0.5", "--deadline", "3"]
+            "--timeout", "0.5", "--deadline", "3", "--allow-failures"]
     with OpenAITestServer(stall_s=30.0) as server:
         args += ["--base-url", server.base_url]
-        started = time.monotonic()
         res = CliRunner().invoke(eval_cmd, args)
-        took = time.monotonic() - started
-        assert res.exit_code == 0, res.output
-        # 3 stalled samples: without the deadline 6 tries of 0.5 s plus backoff (~20 s)
-        assert 2.9 < took < 12.0
+        assert res.exit_code == 0, res.output  # failed samples allowed (--allow-failures)
+        # 3 stalled samples: without the deadline 6 tries of 0.5 s each plus backoff; the
+        # deadline cut them short (counted, not timed: issue 16)
+        assert all(1 <= _received(server, q) < 6 for q in questions[:3])
         assert "the run reached its deadline of 3 s: 3 request(s) abandoned" in res.stderr
         samples = _samples(out / "openai_m" / "0shot" / "samples.jsonl")
         for s in samples[:3]:
@@ -105,7 +104,8 @@ def test_deadline_already_spent_sends_nothing(sample_export, tmp_path, monkeypat
                                  backend_options={"base_url": server.base_url},
                                  deadline_s=0.2)
         assert server.total == 0
-    assert report.abandoned == 2 and report.runs[0].metrics["errors"] == 2
+    assert report.abandoned == 2 and report.runs[0].metrics["samples"]["failed"] == 2
+    assert report.runs[0].metrics["n"] == 0
 
 
 def test_bad_option_values_are_refused(tmp_path):
@@ -157,29 +157,25 @@ def _ask(backend: OpenAIBackend, *prompts: str) -> list[Any]:
 
 def test_retry_after_longer_than_the_cap_fails_at_once(http_client):
     with OpenAITestServer(retry_after="99999") as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client), "[fail:429:99]")
-        assert time.monotonic() - started < 3.0
-        assert server.total == 1
+        assert server.total == 1  # one try, no wait: the test would not end otherwise
     assert result.text is None and result.attempts == 1
     assert result.error == ("rate limited: the server asked to retry after 99999 s, longer "
                             "than the limit of 60 s (raise it with --max-retry-after); "
                             "not retried")
 
 
-def test_retry_after_within_the_cap_is_waited_for(http_client):
+def test_retry_after_within_the_cap_is_waited_for(http_client, retry_waits):
     with OpenAITestServer(retry_after="0.3") as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client, max_retry_after_s=1.0), "[fail:503:1]")
-        assert time.monotonic() - started >= 0.3
+        assert server.total == 2
     assert (result.text, result.error, result.attempts) == ("1", None, 2)
+    assert len(retry_waits) == 1 and 0.3 <= retry_waits[0] <= 0.4  # Retry-After + jitter
 
 
 def test_timeout_and_max_attempts_bound_a_stalled_request(http_client):
     with OpenAITestServer(stall_s=30.0) as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client, timeout_s=0.3, max_attempts=3), "[stall]")
-        assert time.monotonic() - started < 5.0
         assert server.total == 3
     assert result.error == "timeout (gave up after 3 tries)"
 
@@ -187,11 +183,9 @@ def test_timeout_and_max_attempts_bound_a_stalled_request(http_client):
 def test_timeout_bounds_a_try_as_a_whole_against_a_trickling_server(http_client):
     """One byte every 0.1 s never trips a per-read timeout of 0.5 s; the whole try does."""
     with OpenAITestServer() as server:
-        started = time.monotonic()
         [result] = _ask(_backend(server, http_client, timeout_s=0.5, max_attempts=2),
                         "[trickle:0.1]")
-        assert time.monotonic() - started < 4.0
-        assert server.total == 2
+        assert server.total == 2  # each try ended by the whole-try timeout (error below)
     assert result.error == "timeout (gave up after 2 tries)"
 
 
@@ -200,12 +194,12 @@ LIMIT_ERROR = "response larger than the limit of 5,000 bytes (raise it with --ma
 
 def test_response_size_is_bounded(http_client):
     with OpenAITestServer() as server:
-        started = time.monotonic()
         small, big, small_gz, bomb, lying = _ask(
             _backend(server, http_client, max_response_bytes=5000, timeout_s=10.0),
             "[big:100]", "[big:10000]", "[gzip:100]", "[gzip:2000000]", "[huge-length]")
-        # a claimed Content-Length past the limit is refused at once, not waited for
-        assert time.monotonic() - started < 5.0
+        # a claimed Content-Length past the limit is refused at once, not waited for (a
+        # wait would end in "timeout", not the limit's error, below)
+        assert server.total == 5
     assert small.text == "x" * 100 and small_gz.text == "x" * 100
     for result in (big, bomb, lying):
         assert (result.text, result.error, result.attempts) == (None, LIMIT_ERROR, 1)
@@ -241,10 +235,8 @@ def test_response_reader_limits_every_body_kind():
 
 def test_gzip_bomb_is_cut_at_the_limit():
     bomb = gzip.compress(b"\0" * 20_000_000, 1)  # 20 MB from ~90 KB
-    started = time.monotonic()
     with pytest.raises(ResponseTooLarge, match="1,000,000 bytes"):
         decode_body(bomb, "gzip", 1_000_000)
-    assert time.monotonic() - started < 1.0
     assert decode_body(gzip.compress(b"ok"), "gzip", 2) == b"ok"
     import zlib
 

@@ -40,7 +40,8 @@ def test_an_echoed_key_is_in_no_stored_file(sample_export, tmp_path, monkeypatch
     with OpenAITestServer() as server:
         res = CliRunner().invoke(eval_cmd, [
             str(export), "--task", "jbe", "--model", "openai:m", "--base-url", server.base_url,
-            "--api-key-env", "BUILDDS_ECHO_KEY", "--out", str(out), "-q", "--max-attempts", "2"])
+            "--api-key-env", "BUILDDS_ECHO_KEY", "--out", str(out), "-q", "--max-attempts", "2",
+            "--allow-failures"])
         assert res.exit_code == 0, res.output
         assert server.authorization[0] == f"Bearer {KEY}"  # it was sent, and echoed
     samples = [json.loads(line) for line in
@@ -62,7 +63,8 @@ def test_an_echoed_key_is_in_no_stored_file(sample_export, tmp_path, monkeypatch
     with OpenAITestServer() as server:
         res = CliRunner().invoke(eval_cmd, [
             str(export), "--task", "jbe", "--model", "openai:m", "--base-url", server.base_url,
-            "--api-key-env", "BUILDDS_ECHO_KEY", "--out", str(out), "-q", "--max-attempts", "2"])
+            "--api-key-env", "BUILDDS_ECHO_KEY", "--out", str(out), "-q", "--max-attempts", "2",
+            "--allow-failures"])
         assert res.exit_code == 0, res.output
     for name, data in _all_bytes(out).items():
         assert KEY.encode() not in data, name

@@ -7,7 +7,9 @@ outputs, a deterministic mock — answers the same two calls, so the runner stay
     results = await backend.complete_many(requests, on_result=write_line)
 
 Per-sample failures are data (``ChatResult.error``), never exceptions; a backend raises only
-per run (bad spec, missing dependency, missing file), when it is built.
+per run (bad spec, missing dependency, missing file), when it is built, or
+:class:`EndpointRefused` when its endpoint refuses every request (a wrong key, an unknown
+model): that stops the run at once.
 
 The backends themselves live in their own modules and subclass :class:`BackendBase`; this
 module imports none of them. :mod:`buildds.evaluate.backends.registry` turns a command-line
@@ -21,9 +23,17 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from buildds.errors import BuildError
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
-__all__ = ["Backend", "BackendBase", "OnResult", "complete_bounded", "report_result"]
+__all__ = ["Backend", "BackendBase", "EndpointRefused", "OnResult", "complete_bounded",
+           "report_result"]
+
+
+class EndpointRefused(BuildError):
+    """The endpoint refuses every request alike (HTTP 401/403: the key; 404: the model or
+    the URL): no sample can be answered, so the run stops. The message names the backend
+    and its endpoint, never the key."""
 
 #: called as each result arrives: ``on_result(index_in_input, result)``; may be async
 OnResult = Callable[[int, ChatResult], Awaitable[Any] | Any]
@@ -71,7 +81,8 @@ async def complete_bounded(
     Results come back in input order; ``on_result`` sees each one as it arrives. A fixed
     pool of workers pulls indices, so a million requests do not make a million tasks.
     Cancelling the caller cancels every worker (TaskGroup), and an exception raised by
-    ``on_result`` stops the run.
+    ``on_result`` stops the run; :class:`EndpointRefused` comes out as itself, not inside
+    an exception group.
     """
     results: list[ChatResult | None] = [None] * len(requests)
     next_index = iter(range(len(requests)))
@@ -84,9 +95,18 @@ async def complete_bounded(
 
     n_workers = max(1, min(concurrency, len(requests)))
     if requests:
-        async with asyncio.TaskGroup() as group:
-            for _ in range(n_workers):
-                group.create_task(worker())
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(n_workers):
+                    group.create_task(worker())
+        except BaseExceptionGroup as errors:  # an endpoint refusing: raised as itself
+            refused, rest = errors.split(EndpointRefused)
+            if refused is None or rest is not None:
+                raise
+            first: BaseException = refused
+            while isinstance(first, BaseExceptionGroup):
+                first = first.exceptions[0]
+            raise first from None
     return [r for r in results if r is not None]
 
 

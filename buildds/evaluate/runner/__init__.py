@@ -33,8 +33,16 @@ correction target). The ``oracle``
 backend answers each item's reference (``task.reference_answer``): a judge's ceiling.
 
 Judged tasks (``task.judged``: clause-revision, highbar) send ``task.judge_requests`` to
-every ``judges`` backend after the model has answered; ``task.apply_judgments`` folds the
-verdicts into the records and may add log files to the run folder.
+the judges after the model has answered — each judge only the requests of its role
+(``task.judge_role``: ``judges`` substance, ``form_judges`` form; highbar needs two of
+each); ``task.apply_judgments`` folds the verdicts into the records and may add log files
+to the run folder.
+
+A failed request is not an answer (:mod:`.answered`): its record has no parsed value and no
+score, the task scores the answered samples only, and ``metrics.json`` carries the counts
+(``samples``: items, answered, failed, refused, unfaithful) that every leaderboard shows.
+Each model and judge may have its own endpoint and key variable (``endpoints``, from
+``buildds eval --models``; :mod:`buildds.evaluate.models_file`).
 
 Responses are cached (SQLite, ``<out>/cache/responses.sqlite`` unless
 ``backend_options["cache_path"]``) for backends whose answers depend only on the request;
@@ -52,8 +60,11 @@ Limits of a run:
 * failed requests: each run (:class:`ModelRun`) keeps the model's and each judge's failed
   requests (:class:`FailedRequests`: sample id and error) for the console;
   :meth:`EvalReport.nothing_evaluated` names the runs in which nothing was evaluated (every
-  item failed or was refused, or every judge failed every request) — the command exits 1
-  for them, after everything is written;
+  item failed or was refused, or every judge failed every request) and
+  :meth:`EvalReport.with_failures` those with any failed sample — the command exits 1 for
+  them (the latter unless ``--allow-failures``), after everything is written;
+* an endpoint refusing the key or the model (HTTP 401/403/404) raises
+  :class:`~buildds.evaluate.backends.base.EndpointRefused`: the run stops at once;
 * bad options (an unknown task or backend spec, a base URL that is not http(s), too few
   judges, shots the task does not take) raise :class:`OptionError` naming the option,
   before anything is loaded;

@@ -102,6 +102,20 @@ class EvalReport:
     #: what the user should hear besides the summary (deadline reached, refused items)
     warnings: list[str] = field(default_factory=list)
 
+    def with_failures(self) -> list[str]:
+        """The runs (model/setting) with failed samples or failed judge requests:
+        ``<model> <N>-shot: <n> failed`` each (the command exits 1 for them unless
+        ``--allow-failures``)."""
+        out = []
+        for r in self.runs:
+            parts = [f"{len(f.failures)} of {f.sent} requests to {f.who} failed"
+                     for f in r.failed if f.failures]
+            if r.refused:
+                parts.insert(0, f"{r.refused} item(s) refused")
+            if parts:
+                out.append(f"{r.model} {r.shots}-shot: " + ", ".join(parts))
+        return out
+
     def nothing_evaluated(self) -> list[str]:
         """The runs (model/setting) in which nothing was evaluated (see
         :meth:`ModelRun.nothing_evaluated`): a failed run, whatever was written."""
@@ -110,7 +124,7 @@ class EvalReport:
     def summary_line(self) -> str:
         if not self.runs:
             return f"nothing evaluated — see {self.out}"
-        n = self.runs[0].metrics["n"]
+        n = self.runs[0].items
         h = self.headline
         best = max(self.runs, key=lambda r: (float(r.metrics.get(h) or 0.0), r.model))
         name = "F1" if h == "f1" else h

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,8 @@ class EvalPlan:
     #: each model's folder name, in the order of ``models``
     slugs: list[str]
     judges: list[str]
+    #: highbar: the form judges (``--form-judge``)
+    form_judges: list[str]
     #: the settings (demonstration counts), sorted
     shots: list[int]
     limit: int | None
@@ -57,13 +59,27 @@ class EvalPlan:
     seed: int
     deadline_s: float | None
     deadline: Deadline | None
+    #: spec → the options its models-file entry sets (``--models``)
+    endpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def options_of(self, spec: str) -> dict[str, Any]:
+        """The backend options of ``spec``: the command line's, then its models-file
+        entry's."""
+        return {**self.options, **self.endpoints.get(spec, {})}
+
+    def key_variables(self) -> list[str]:
+        """Every environment variable an API key of the run is read from."""
+        names = [self.options.get("api_key_env") or "OPENAI_API_KEY",
+                 *(e.get("api_key_env") for e in self.endpoints.values())]
+        return sorted({n for n in names if n})
 
 
 def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
               limit: int | None, out: str | Path, judges: Sequence[str],
               backend_options: Mapping[str, Any] | None, use_cache: bool, seed: int,
               check_backend_specs: bool, deadline_s: float | None,
-              task_options: Mapping[str, Any] | None) -> EvalPlan:
+              task_options: Mapping[str, Any] | None, form_judges: Sequence[str] = (),
+              endpoints: Mapping[str, Any] | None = None) -> EvalPlan:
     """Check the options of :func:`~buildds.evaluate.runner.run_eval` (the deadline starts
     here). ``check_backend_specs``: check the specs the command line takes (tests that bring
     their own backend factory do not)."""
@@ -75,7 +91,7 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
         the_task = get_task(task, **(task_options or {}))
     except BuildError as exc:
         raise OptionError("--task", exc.message) from exc
-    _check_judges(the_task, judges)
+    _check_judges(the_task, judges, form_judges)
     shot_list = [shots] if isinstance(shots, int) else sorted(set(shots))
     for s in shot_list:
         try:
@@ -83,14 +99,18 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
         except BuildError as exc:
             raise OptionError("--shots", exc.message) from exc
     options = dict(backend_options or {})
+    used = {*models, *judges, *form_judges}
+    by_spec = {name: (e.backend_options() if hasattr(e, "backend_options") else dict(e))
+               for name, e in (endpoints or {}).items() if name in used}
     if check_backend_specs:
-        check_specs(models, judges, options)
+        check_specs(models, [*judges, *form_judges], options, by_spec)
     cache_path = Path(options.pop("cache_path", None) or Path(out) / "cache" /
                       "responses.sqlite")
     return EvalPlan(task=the_task, models=list(models), slugs=slugs, judges=list(judges),
-                    shots=shot_list, limit=limit, out=Path(out), options=options,
-                    cache_path=cache_path, use_cache=use_cache, seed=seed,
-                    deadline_s=deadline_s, deadline=deadline)
+                    form_judges=list(form_judges), shots=shot_list, limit=limit,
+                    out=Path(out), options=options, cache_path=cache_path,
+                    use_cache=use_cache, seed=seed, deadline_s=deadline_s,
+                    deadline=deadline, endpoints=by_spec)
 
 
 def _check_models(models: Sequence[str]) -> list[str]:
@@ -105,7 +125,7 @@ def _check_models(models: Sequence[str]) -> list[str]:
     return slugs
 
 
-def _check_judges(task: Any, judges: Sequence[str]) -> None:
+def _check_judges(task: Any, judges: Sequence[str], form_judges: Sequence[str]) -> None:
     if task.judged and len(judges) < task.min_judges:
         raise OptionError("--judge", f"task {task.name} is graded by judges: give at least "
                           f"{task.min_judges} with --judge (e.g. --judge openai:gpt-4o)")
@@ -114,11 +134,24 @@ def _check_judges(task: Any, judges: Sequence[str]) -> None:
                           "drop --judge")
     if len(set(judges)) != len(judges):
         raise OptionError("--judge", "the same judge is given twice")
+    need = getattr(task, "min_form_judges", 0)
+    if form_judges and not need:
+        raise OptionError("--form-judge", f"task {task.name} has no form judges; drop "
+                          "--form-judge")
+    if need and len(form_judges) < need:
+        raise OptionError("--form-judge", f"task {task.name} grades form by judges of its "
+                          f"own (seed 002: a different pair from the substance judges): "
+                          f"give at least {need} with --form-judge (e.g. --form-judge "
+                          "openai:gpt-4o-mini)")
+    if len(set(form_judges)) != len(form_judges):
+        raise OptionError("--form-judge", "the same form judge is given twice")
 
 
 def check_specs(models: Sequence[str], judges: Sequence[str],
-                options: Mapping[str, Any]) -> None:
-    """Backend specs and the base URL, checked before anything is loaded or sent."""
+                options: Mapping[str, Any],
+                endpoints: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    """Backend specs and the base URLs (``--base-url``, the models file's), checked before
+    anything is loaded or sent."""
     from buildds.evaluate.backends.registry import check_spec
 
     for option, specs in (("--model", models), ("--judge", judges)):
@@ -134,6 +167,14 @@ def check_specs(models: Sequence[str], judges: Sequence[str],
             check_base_url(str(options["base_url"]))
         except BuildError as exc:
             raise OptionError("--base-url", exc.message) from exc
+    for name, entry in sorted((endpoints or {}).items()):
+        if entry.get("base_url") is not None:
+            from buildds.evaluate.backends.openai import check_base_url
+
+            try:
+                check_base_url(str(entry["base_url"]))
+            except BuildError as exc:
+                raise OptionError("--models", f"{name}: base_url {exc.message}") from exc
 
 
 @dataclass

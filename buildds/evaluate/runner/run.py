@@ -27,7 +27,9 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
              use_cache: bool = True, seed: int = 0, quiet: bool = True,
              backend_factory: Callable[..., Any] | None = None,
              deadline_s: float | None = None,
-             task_options: Mapping[str, Any] | None = None) -> EvalReport:
+             task_options: Mapping[str, Any] | None = None,
+             form_judges: Sequence[str] = (),
+             endpoints: Mapping[str, Any] | None = None) -> EvalReport:
     """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
     the export at ``dataset_path`` with ``task`` and write the results under ``out`` (see
     :mod:`buildds.evaluate.runner`). ``judges`` are the judge backends of a judged task.
@@ -37,14 +39,18 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     ``max_retry_after_s``, ``max_response_bytes``; ``cache_path`` picks the cache file);
     ``task_options`` go to the task (highbar: ``max_document_bytes``). ``deadline_s``
     bounds the run's wall-clock time (see :mod:`buildds.evaluate.runner`).
+    ``form_judges``: highbar's form judges. ``endpoints``: spec → its models-file entry
+    (:func:`buildds.evaluate.models_file.load_models_file`), whose options override
+    ``backend_options`` for that spec.
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
     plan = plan_eval(task=task, models=models, shots=shots, limit=limit, out=out,
                      judges=judges, backend_options=backend_options, use_cache=use_cache,
                      seed=seed, check_backend_specs=backend_factory is None,
-                     deadline_s=deadline_s, task_options=task_options)
+                     deadline_s=deadline_s, task_options=task_options,
+                     form_judges=form_judges, endpoints=endpoints)
     factory = backend_factory or default_factory
     data = prepare_data(plan, dataset_path)
-    redactor = Redactor.from_env([plan.options.get("api_key_env") or "OPENAI_API_KEY"])
+    redactor = Redactor.from_env(plan.key_variables())
     cache = None
     if plan.use_cache:
         from buildds.evaluate.cache import ResponseCache

@@ -5,11 +5,17 @@ written to ``<out>/<model-slug>/<N>shot/`` (:func:`run_setting`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from buildds.evaluate.answering import answer
+from buildds.evaluate.runner.answered import (
+    failed_flags,
+    sample_counts,
+    score_answered,
+    without_failed,
+)
 from buildds.evaluate.runner.backends import build_backend, options_for, scrub_secrets, with_cache
 from buildds.evaluate.runner.files import RunFiles, dumps_json, samples_text, write_plots
 from buildds.evaluate.runner.outcome import (
@@ -21,7 +27,7 @@ from buildds.evaluate.runner.outcome import (
     failed_requests,
 )
 from buildds.evaluate.runner.plan import EvalPlan, PreparedData
-from buildds.schema.evaluation import ChatRequest, SampleRecord
+from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
 __all__ = ["RunContext", "build_judges", "run_models", "run_setting"]
 
@@ -39,14 +45,20 @@ class RunContext:
     progress: Any
     #: the judges (judged tasks): (spec, backend)
     judges: list[tuple[str, Any]]
+    #: each judge's roles: "substance" (--judge), "form" (--form-judge)
+    judge_roles: dict[str, set[str]] = field(default_factory=dict)
 
 
 def build_judges(ctx: RunContext, factory: Callable[..., Any]) -> list[JudgeEntry]:
     """Build every judge into ``ctx.judges``; their manifest entries."""
     entries = []
-    for spec in ctx.plan.judges:
+    for spec, role in [*((j, "substance") for j in ctx.plan.judges),
+                       *((j, "form") for j in ctx.plan.form_judges)]:
+        ctx.judge_roles.setdefault(spec, set()).add(role)
+        if any(spec == s for s, _ in ctx.judges):
+            continue
         backend = with_cache(ctx.files.secrets_of(
-            factory(spec, **options_for(spec, ctx.plan.options))), ctx.cache)
+            factory(spec, **options_for(spec, ctx.plan.options_of(spec)))), ctx.cache)
         ctx.judges.append((spec, backend))
         entries.append(JudgeEntry(spec, scrub_secrets(backend.settings())))
     return entries
@@ -60,7 +72,7 @@ def run_models(ctx: RunContext, factory: Callable[..., Any], report: EvalReport
     entries = []
     for spec, slug in zip(plan.models, plan.slugs, strict=True):
         backend = with_cache(ctx.files.secrets_of(build_backend(
-            spec, factory, plan.options, plan.task, data.scored_items, data.extra_train,
+            spec, factory, plan.options_of(spec), plan.task, data.scored_items, data.extra_train,
             data.items_by_id)), ctx.cache)
         settings = scrub_secrets(backend.settings())
         entries.append(ModelEntry(spec, slug, settings))
@@ -80,6 +92,7 @@ def run_setting(ctx: RunContext, spec: str, slug: str, backend: Any,
     results = answer(backend, requests, ctx.progress, f"{spec} {shots}-shot", plan.deadline,
                      refused)
     failed = [failed_requests(spec, requests, results, refused)]
+    no_answer = failed_flags(results)
     records = [task.sample_record(it, rq, rs)
                for it, rq, rs in zip(items, requests, results, strict=True)]
     run_dir = plan.out / slug / f"{shots}shot"
@@ -88,17 +101,23 @@ def run_setting(ctx: RunContext, spec: str, slug: str, backend: Any,
         records, extra_files, judge_failed = _judge(ctx, items, records,
                                                     f"{spec} {shots}-shot")
         failed += judge_failed
+    records = without_failed(records, no_answer)
     ctx.files.write(run_dir / "samples.jsonl", samples_text(records))
     for name, text in sorted(extra_files.items()):
         ctx.files.write(run_dir / name, text)
     metrics = {"task": task.name, "model": spec, "slug": slug, "shots": shots,
                "limit": plan.limit, "dataset_key": ctx.data.key, "seed": plan.seed,
-               **task.score(items, records, seed=plan.seed), "backend": settings,
-               **({"judges": list(plan.judges)} if plan.judges else {})}
+               **score_answered(task, items, records, no_answer, seed=plan.seed),
+               "samples": sample_counts(task, records, no_answer, refused),
+               "backend": settings,
+               **({"judges": list(plan.judges)} if plan.judges else {}),
+               **({"form_judges": list(plan.form_judges)} if plan.form_judges else {})}
     ctx.files.write(run_dir / "metrics.json", dumps_json(metrics))
     run = ModelRun(spec, slug, shots, run_dir, metrics, settings, items=len(items),
                    refused=sum(1 for r in refused if r), failed=failed)
     title = f"{spec} — {shots}-shot"
+    if not metrics.get("n"):  # nothing answered: no figures to plot
+        return run, []
     return run, write_plots(run_dir, lambda: task.run_plots(metrics, title))
 
 
@@ -109,10 +128,17 @@ def _judge(ctx: RunContext, items: Sequence[Mapping[str, Any]],
     log files and each judge's failed requests."""
     task = ctx.plan.task
     jrequests: list[ChatRequest] = task.judge_requests(items, records)
-    verdicts = {jspec: answer(jb, jrequests, ctx.progress, f"judge {jspec} on {what}",
-                              ctx.plan.deadline)
-                for jspec, jb in ctx.judges}
-    failed = [failed_requests(f"judge {jspec}", jrequests, verdicts[jspec])
-              for jspec, _ in ctx.judges]
+    verdicts: dict[str, list[ChatResult | None]] = {}
+    failed = []
+    for jspec, jb in ctx.judges:
+        roles = ctx.judge_roles.get(jspec, {"substance"})
+        mine = [i for i, rq in enumerate(jrequests) if task.judge_role(rq) in roles]
+        asked = [jrequests[i] for i in mine]
+        results = answer(jb, asked, ctx.progress, f"judge {jspec} on {what}",
+                         ctx.plan.deadline)
+        verdicts[jspec] = [None] * len(jrequests)
+        for i, result in zip(mine, results, strict=True):
+            verdicts[jspec][i] = result
+        failed.append(failed_requests(f"judge {jspec}", asked, results))
     records, extra_files = task.apply_judgments(items, records, jrequests, verdicts)
     return records, extra_files, failed

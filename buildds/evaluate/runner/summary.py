@@ -11,6 +11,7 @@ from typing import Any
 
 from buildds import __version__
 from buildds.evaluate.answering import Deadline
+from buildds.evaluate.runner.answered import samples_table
 from buildds.evaluate.runner.files import RunFiles, dumps_json, write_plots
 from buildds.evaluate.runner.outcome import EvalReport, JudgeEntry, ModelEntry
 from buildds.evaluate.runner.plan import EvalPlan, PreparedData
@@ -51,13 +52,18 @@ def write_leaderboard(plan: EvalPlan, data: PreparedData, files: RunFiles,
     """leaderboard.md/.json, the summary plots (first in ``report.plots``) and the task's
     summary files, over every run in ``plan.out`` on the same dataset and limit."""
     task, out = plan.task, plan.out
-    entries = collect_metrics(out, task.name, data.key, plan.limit)
+    every = collect_metrics(out, task.name, data.key, plan.limit)
+    # a run with nothing answered has no figures: it is only in the samples table
+    entries = [e for e in every if e.get("n")]
     report.leaderboard_md = out / "leaderboard.md"
     files.write(report.leaderboard_md, task.render_leaderboard(
-        entries, dataset={"key": data.key, "limit": plan.limit}))
+        entries, dataset={"key": data.key, "limit": plan.limit}).rstrip("\n") + "\n\n"
+        + "\n".join(samples_table(every)))
     report.leaderboard_json = out / "leaderboard.json"
-    files.write(report.leaderboard_json, dumps_json(task.leaderboard_json(
-        entries, dataset={**dataset_info(data), "limit": plan.limit})))
+    files.write(report.leaderboard_json, dumps_json({**task.leaderboard_json(
+        entries, dataset={**dataset_info(data), "limit": plan.limit}),
+        "samples": [{"model": e["model"], "shots": e["shots"], **(e.get("samples") or {})}
+                    for e in sorted(every, key=lambda e: (str(e["model"]), int(e["shots"])))]}))
     summary = write_plots(out, lambda: task.summary_plots(entries))
     report.plots[:0] = summary
     for name, text in sorted(task.summary_files(entries, out).items()):
@@ -78,6 +84,7 @@ def write_manifest(plan: EvalPlan, data: PreparedData, files: RunFiles, report: 
         "templates": plan.task.template_hashes(),
         "models": [m.to_json() for m in models],
         **({"judges": [j.to_json() for j in judges]} if judges else {}),
+        **({"form_judges": plan.form_judges} if plan.form_judges else {}),
         "shots": plan.shots,
         "limit": plan.limit,
         "seed": plan.seed,

@@ -7,10 +7,12 @@ A task turns an export into requests and the backends' answers into scores::
     items, requests = task.build_requests(data, shots, limit)
     # an item with task.item_error(item) is not sent; its result is that error
     records = [task.sample_record(item, rq, result) ...]    # one SampleRecord per request
-    # judged tasks only (task.judged): every judge answers the task's judge requests
+    # judged tasks only (task.judged): every judge answers the task's judge requests of
+    # its role (task.judge_role: --judge "substance", --form-judge "form")
     jrequests = task.judge_requests(items, records)
     records, files = task.apply_judgments(items, records, jrequests, {judge: results})
-    metrics = task.score(items, records, seed=seed)         # metrics.json (+ "n")
+    # a failed request has no parsed answer and no score (runner/answered.py)
+    metrics = task.score(answered_items, answered_records, seed=seed)  # metrics.json (+ "n")
     task.render_leaderboard(entries, dataset=...)           # leaderboard.md over every run
 
 :class:`TaskBase` gives the defaults: no judges, baselines cross-fitted on the scored items
@@ -45,6 +47,10 @@ class TaskBase:
     #: judged tasks need ``--judge`` backends; ``min_judges`` of them at least
     judged = False
     min_judges = 0
+    #: tasks whose form is graded by judges of its own (highbar) need ``--form-judge``
+    #: backends, ``min_form_judges`` of them at least; they get the requests whose
+    #: :meth:`judge_role` is ``"form"``
+    min_form_judges = 0
     #: cross-fit baselines over the scored items (False: fit on ``training_items`` only)
     cross_fit = True
 
@@ -92,12 +98,23 @@ class TaskBase:
         """Requests every judge answers (judged tasks only)."""
         return []
 
+    def judge_role(self, request: ChatRequest) -> str:
+        """Which judges answer a judge request: ``"substance"`` (``--judge``) or ``"form"``
+        (``--form-judge``, tasks with :attr:`min_form_judges`)."""
+        return "substance"
+
+    def unfaithful(self, record: SampleRecord) -> bool:
+        """An answered sample in whose output no answer could be read (default: nothing
+        parsed). Counted beside the figures; how it is scored is the task's convention."""
+        return record.parsed is None
+
     def apply_judgments(self, items: Sequence[Mapping[str, Any]],
                         records: Sequence[SampleRecord], requests: Sequence[ChatRequest],
                         judgments: Mapping[str, Sequence[ChatResult]]
                         ) -> tuple[list[SampleRecord], dict[str, str]]:
         """Records updated with the judges' verdicts, and extra files for the run folder
-        (``{name: text}``, e.g. disagreement logs)."""
+        (``{name: text}``, e.g. disagreement logs). A judge's results are aligned with
+        ``requests``; a request of a role the judge does not have gets ``None``."""
         return list(records), {}
 
     def score(self, items: Sequence[Mapping[str, Any]], records: Sequence[SampleRecord], *,

@@ -84,8 +84,16 @@ def test_run_eval_end_to_end(sample_export: Path, tmp_path: Path):
     for shots in (0, 4):
         recs = read_samples(out / "fake_a" / f"{shots}shot" / "samples.jsonl")
         metrics = json.loads((out / "fake_a" / f"{shots}shot" / "metrics.json").read_text())
-        # the few-shot exemplars are never scored; both settings score the same 70 items
-        assert len(recs) == metrics["n"] == 70 and not few & {r.id for r in recs}
+        # the few-shot exemplars are never scored; both settings ask the same 70 items
+        assert len(recs) == 70 and not few & {r.id for r in recs}
+        # a failed request has no parsed answer and no score, and is not in the metrics
+        failed = [r for r in recs if r.error]
+        assert failed and all(r.parsed is None and r.score is None for r in failed)
+        recs = [r for r in recs if not r.error]
+        assert metrics["n"] == len(recs) == metrics["samples"]["answered"] == 70 - len(failed)
+        assert metrics["samples"] == {"items": 70, "answered": len(recs),
+                                      "failed": len(failed), "refused": 0,
+                                      "unfaithful": sum(r.parsed is None for r in recs)}
         # recompute the metrics from samples.jsonl
         gold = [r.gold for r in recs]
         assert gold == [bool(by_id[r.id]["answer"]) for r in recs]
@@ -94,8 +102,16 @@ def test_run_eval_end_to_end(sample_export: Path, tmp_path: Path):
         assert metrics["accuracy"] == pytest.approx(accuracy(gold, pred), abs=1e-6)
         assert metrics["faithfulness"] == pytest.approx(
             faithfulness([r.parsed is not None for r in recs]), abs=1e-6)
-        assert metrics["accuracy"] == pytest.approx(sum(r.score for r in recs) / 70, abs=1e-6)
-        assert metrics["errors"] == sum(1 for r in recs if r.error)
+        assert metrics["accuracy"] == pytest.approx(sum(r.score for r in recs) / len(recs),
+                                                    abs=1e-6)
+        assert metrics["errors"] == len(failed)
+        # the seed's convention (an unparseable answer counts as 0), named, and beside it
+        # the figures over the parsed answers alone
+        assert metrics["convention"].startswith("seed 001: an unparseable answer counts as 0")
+        parsed = [r for r in recs if r.parsed is not None]
+        assert metrics["parsed_only"]["n"] == len(parsed)
+        assert metrics["parsed_only"]["f1"] == pytest.approx(
+            binary_prf([r.gold for r in parsed], [r.parsed == 1 for r in parsed]).f1, abs=1e-6)
         for abbr, sub in metrics["per_subject"].items():
             idx = [i for i, r in enumerate(recs) if SUBJECT_ABBR[by_id[r.id]["subject"]] == abbr]
             assert sub["n"] == len(idx)
@@ -103,9 +119,9 @@ def test_run_eval_end_to_end(sample_export: Path, tmp_path: Path):
                 binary_prf([gold[i] for i in idx], [pred[i] for i in idx]).f1, abs=1e-6)
         assert metrics["ci"]["f1"][0] <= metrics["f1"] <= metrics["ci"]["f1"][1]
         assert metrics["backend"]["api_key"] == "***"
-    # unfaithful and failed outputs both occur in this fake and count as 0
+    # unfaithful outputs occur in this fake (and count as 0), failed ones too (not scored)
     assert any(r.parsed is None and r.raw_output for r in recs)
-    assert any(r.error == "http 500" for r in recs)
+    assert any(r.error == "http 500" for r in read_samples(run_dir / "samples.jsonl"))
 
     # prompt hashes differ between the settings (the exemplars are in the prompt)
     r0 = read_samples(out / "fake_a" / "0shot" / "samples.jsonl")
@@ -114,6 +130,13 @@ def test_run_eval_end_to_end(sample_export: Path, tmp_path: Path):
 
     md = (out / "leaderboard.md").read_text()
     assert "| Model | F1 Zero-shot | F1 Four-shot | Faithfulness Zero-shot |" in md
+    counts = json.loads((run_dir / "metrics.json").read_text())["samples"]
+    row = next(line for line in md.splitlines() if line.startswith("| fake:a | 0.")
+               and "/" in line)
+    assert f"| {counts['answered']} / {counts['failed']} / {counts['unfaithful']} |" in row
+    assert "## Samples behind the figures" in md
+    assert (f"| fake:a | Zero-shot | 70 | {counts['answered']} | {counts['failed']} | 0 | "
+            f"{counts['unfaithful']} |") in md
     assert "Zero-shot Cvl | Zero-shot Cst | Zero-shot Pen" in md
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["models"][0]["model"] == "fake:a"

@@ -81,15 +81,22 @@ def test_eval_against_the_test_server(scripted_export, server, tmp_path, monkeyp
     assert received(SCRIPT[2]) == 2 and received(SCRIPT[3]) == 3
 
     m = report.runs[0].metrics
-    gold = [bool(r["answer"]) for r in rows]
-    pred = [s["parsed"] == 1 for s in samples]
+    # the two failed requests (500, timeout) have no parsed answer and no score, and the
+    # metrics are over the 10 answered samples (issue 16: a failure is never the answer 0)
+    assert [i for i, s in by_pos.items() if s["score"] is None] == [3, 4]
+    assert by_pos[3]["parsed"] is None and by_pos[4]["parsed"] is None
+    answered = [i for i in range(len(rows)) if i not in (3, 4)]
+    gold = [bool(rows[i]["answer"]) for i in answered]
+    pred = [samples[i]["parsed"] == 1 for i in answered]
     tp = sum(g and p for g, p in zip(gold, pred, strict=True))
     fp = sum(p and not g for g, p in zip(gold, pred, strict=True))
     fn = sum(g and not p for g, p in zip(gold, pred, strict=True))
     assert m["confusion"] == {"tp": tp, "fp": fp, "fn": fn,
-                              "tn": len(rows) - tp - fp - fn}
-    assert m["faithfulness"] == pytest.approx(9 / 12, abs=1e-6)   # bad + 2 errors unfaithful
+                              "tn": len(answered) - tp - fp - fn}
+    assert m["n"] == 10 and m["faithfulness"] == pytest.approx(9 / 10, abs=1e-6)  # bad one
     assert m["errors"] == 2
+    assert m["samples"] == {"items": 12, "answered": 10, "failed": 2, "refused": 0,
+                            "unfaithful": 1}
     # the key reached the server and nowhere on disk
     assert server.authorization[0] == f"Bearer {SECRET}"
     for f in out.rglob("*"):

@@ -20,13 +20,16 @@ DEFAULT_MAX_RESPONSE_BYTES = LIMITS["response_bytes"].default
 
 
 class Failure(Exception):
-    """One failed try: why, whether another try may help, and the server's Retry-After."""
+    """One failed try: why, whether another try may help, the server's Retry-After, and
+    whether it is ``fatal`` (the endpoint refuses every request: the run must stop)."""
 
-    def __init__(self, reason: str, *, retry: bool, retry_after: float | None = None):
+    def __init__(self, reason: str, *, retry: bool, retry_after: float | None = None,
+                 fatal: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.retry = retry
         self.retry_after = retry_after
+        self.fatal = fatal
 
 
 class Reply(NamedTuple):

@@ -18,7 +18,13 @@
   error saying so (waiting the cap instead would only be refused again);
 * at most ``max_response_bytes`` (default 16 MiB) read of one response, raw or decoded; a
   longer one is a per-sample error naming ``--max-response-bytes``;
-* every failure ends up in ``ChatResult.error`` — a run never stops for one sample;
+* every failure ends up in ``ChatResult.error`` — a run never stops for one sample — except
+  HTTP 401, 403 and 404, which every request would get alike (a wrong or missing key, a model
+  the server does not have, a wrong URL): they raise
+  :class:`~buildds.evaluate.backends.base.EndpointRefused`, naming the backend, its endpoint
+  and the key's variable (never the key), and the run stops. Until the endpoint has answered
+  one try, tries go one at a time, so a refusing endpoint gets one request, not
+  ``concurrency`` of them;
 * ``send_files=True`` (``buildds eval --send-files``) also sends a request's original files
   (``ChatRequest.attachments``), see below. Off by default: most OpenAI-compatible servers
   reject content parts they do not know.

@@ -5,10 +5,12 @@ files, redaction), over the HTTP client of the event loop it runs on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 from urllib.parse import urlsplit
@@ -16,7 +18,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from buildds.errors import BuildError
-from buildds.evaluate.backends.base import BackendBase
+from buildds.evaluate.backends.base import BackendBase, EndpointRefused
 from buildds.evaluate.backends.http_transport import (
     DEFAULT_MAX_RESPONSE_BYTES,
     AsyncioClient,
@@ -49,6 +51,8 @@ __all__ = ["HttpClientName", "OpenAIBackend"]
 log = logging.getLogger("buildds.evaluate.backends.openai")
 
 HttpClientName = Literal["asyncio", "httpx"]
+#: how long the first try of a backend holds the others back (see ``_first_try``)
+PROBE_WAIT_S = 1.0
 
 
 def _default_client(base_url: str, transport: httpx.AsyncBaseTransport | None) -> HttpClientName:
@@ -67,6 +71,9 @@ class _LoopState:
     http: HttpClient
     slots: asyncio.Semaphore
     limiter_lock: asyncio.Lock
+    #: set when the first try has ended (:meth:`OpenAIBackend._first_try`); None before
+    #: the first try starts
+    probe: asyncio.Event | None = None
     closer: asyncio.Task[None] | None = None
 
 
@@ -156,6 +163,12 @@ class OpenAIBackend(BackendBase):
         self._tokens_bucket = TokenBucket(tpm, window_s=rate_window_s) if tpm else None
         self._state: _LoopState | None = None
         self._rng = random.Random()
+        #: a try has ended without a fatal status: tries need not wait for the first one
+        self._endpoint_answered = False
+        #: seconds the other tries wait for the first one to end (:meth:`_first_try`)
+        self.probe_wait_s = PROBE_WAIT_S
+        #: the fatal failure that refused the first try, once there is one
+        self._refusal: Failure | None = None
 
     # -- what the manifest and the cache see -------------------------------------------
 
@@ -277,6 +290,48 @@ class OpenAIBackend(BackendBase):
         """One try: the answer (or a missing-content error), else :class:`Failure`."""
         return parse_reply(await http.post(body), self._redact)
 
+    @contextlib.asynccontextmanager
+    async def _first_try(self, state: _LoopState) -> AsyncIterator[None]:
+        """Until one try has ended without a fatal status, the others wait for it (up to
+        :attr:`probe_wait_s`, so a first request that stalls holds nobody for long): an
+        endpoint refusing every request (401/403/404) is told by one request, not by
+        ``concurrency`` of them. Then tries run freely."""
+        if self._endpoint_answered:
+            yield
+            return
+        if state.probe is None:  # this try is the probe
+            state.probe = asyncio.Event()
+            try:
+                yield
+            except Failure as exc:
+                if exc.fatal:
+                    self._refusal = exc
+                self._endpoint_answered = not exc.fatal
+                raise
+            else:
+                self._endpoint_answered = True
+            finally:
+                state.probe.set()
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.probe_wait_s):
+                await state.probe.wait()
+        if self._refusal is not None:  # refused meanwhile: this try is not sent
+            raise self._refusal
+        yield
+
+    def _refused(self, failure: Failure) -> EndpointRefused:
+        """The error that stops the run: the backend, its endpoint and what to check."""
+        if failure.reason.startswith("http 404"):
+            hint = f"check the model name ({self.model!r}) and the base URL"
+        elif self._api_key is None:
+            hint = f"${self.api_key_env} is not set"
+        else:
+            hint = f"check the API key in ${self.api_key_env}"
+        return EndpointRefused(
+            f"{self.name} at {self.shown_url}: {self._redact(failure.reason)} — {hint}. "
+            "The run is stopped: every request would fail alike")
+
     async def complete(self, request: ChatRequest) -> ChatResult:
         """One request, retried as :mod:`buildds.evaluate.backends.openai` says; the result
         holds no API key."""
@@ -297,8 +352,11 @@ class OpenAIBackend(BackendBase):
             for attempt in range(1, self.max_attempts + 1):
                 await self._wait_for_rate(state, request)
                 try:
-                    result = await self._attempt(state.http, body)
+                    async with self._first_try(state):
+                        result = await self._attempt(state.http, body)
                 except Failure as exc:
+                    if exc.fatal:
+                        raise self._refused(exc) from None
                     failure = exc
                     if not exc.retry or attempt == self.max_attempts:
                         break

@@ -1,7 +1,9 @@
 """What a reply says: the answer's text and usage, a missing content, or a
 :class:`~buildds.evaluate.backends.http_transport.Failure` (retried for 429 and 5xx, with the
 server's Retry-After on 429/503; not retried for other statuses or a body that is not a chat
-completion, whose start the error quotes, redacted)."""
+completion, whose start the error quotes, redacted). 401, 403 and 404 are ``fatal``
+(:data:`FATAL_STATUSES`): a wrong key or a model the server does not have fails every request
+alike, so the backend stops the run instead of failing each sample."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ from buildds.evaluate.backends.http_transport import Failure, Reply
 from buildds.evaluate.backends.openai.retry import RETRY_AFTER_STATUSES, RETRY_STATUSES
 from buildds.httputil import parse_retry_after
 
-__all__ = ["Answer", "parse_reply", "snippet"]
+__all__ = ["FATAL_STATUSES", "Answer", "parse_reply", "snippet"]
+
+#: statuses that stop the run, with what they mean
+FATAL_STATUSES = {401: "authentication failed", 403: "access denied",
+                  404: "not found (no such model, or a wrong base URL)"}
 
 
 class Answer(NamedTuple):
@@ -40,7 +46,8 @@ def parse_reply(reply: Reply, redact: Callable[[str], str]) -> Answer:
         reason = "rate limited" if status == 429 else f"http {status}"
         if status not in RETRY_STATUSES:
             reason += f": {snippet(reply.body, redact)}"
-        raise Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after)
+        raise Failure(reason, retry=status in RETRY_STATUSES, retry_after=retry_after,
+                      fatal=status in FATAL_STATUSES)
     try:
         data = json.loads(reply.body)
         text = data["choices"][0]["message"].get("content")

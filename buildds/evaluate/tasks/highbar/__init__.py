@@ -1,5 +1,6 @@
 """The ``highbar`` task (seed 002, "The High Bar"): native-format legal tasks defined as data,
-graded on lawyer-authored binary criteria by two judges, with escalation to a lawyer.
+graded on lawyer-authored binary criteria by two judges (``--judge``), with escalation to a
+lawyer, and on form by a different pair (``--form-judge``).
 
 * :mod:`.taskset` — loading and validating a task-set folder;
 * :mod:`.formats` — the task set's files and their YAML schemas (criteria, reviews …);

@@ -10,9 +10,11 @@
   string ``reason``; nothing else. Anything else is recorded as an error, never guessed.
 * **Substance.** A criterion's verdict is, in order of precedence: the lawyer's recorded
   verdict (``source="lawyer"``); the judges' common verdict (``"judges"``); while the judges
-  disagree (``"disputed"``) or one failed to answer (``"judge_error"``), provisionally
-  ``fail`` when either judge said fail (else ``pass``) — a criterion counts as met only when
-  both judges (or a lawyer) say so.
+  disagree (``"disputed"``), provisionally ``fail`` when either judge said fail (else
+  ``pass``, a pass vs not_applicable dispute); when a judge failed to answer or gave no
+  valid verdict (``"judge_error"``), *missing* (``None``) — never a pass, whatever the
+  other judge said (the strict rule) — so the task does not pass until a lawyer records
+  the verdict. A criterion counts as met only when every judge (or a lawyer) says so.
 * **Escalation (substance).** Every disagreement is logged. An unresolved criterion is
   escalated when its outcome could flip the task's pass: it could end either way (pass vs
   fail, or a judge error) *and* no other criterion of the answer definitely fails (both
@@ -200,8 +202,9 @@ class CriterionOutcome:
 
     criterion: Criterion
     judges: dict[str, Grade]
-    #: pass / fail / not_applicable (provisional while disputed or a judge errored)
-    verdict: str
+    #: pass / fail / not_applicable (provisional while disputed); None (missing) when a
+    #: judge errored and no lawyer has decided
+    verdict: str | None
     source: Source
     review: Review | None = None
     escalate: bool = False
@@ -233,13 +236,13 @@ class CriterionOutcome:
 
 
 def _criterion_verdict(grades: Sequence[Grade], review: Review | None
-                       ) -> tuple[str, Source]:
+                       ) -> tuple[str | None, Source]:
     values = [g.value for g in grades]
     if review is not None and review.verdict is not None:
         return review.verdict, "lawyer"
-    provisional = "fail" if "fail" in values else "pass"
     if any(g.error for g in grades) or not grades:
-        return provisional, "judge_error"
+        return None, "judge_error"  # missing: never a pass (the strict rule)
+    provisional = "fail" if "fail" in values else "pass"
     if len(set(values)) == 1:
         return str(values[0]), "judges"
     return provisional, "disputed"
@@ -264,8 +267,9 @@ def resolve_criteria(criteria: Sequence[Criterion],
 
 def task_passes(outcomes: Sequence[CriterionOutcome]) -> bool:
     """A task passes only when every applicable criterion passes (provisional verdicts
-    included: an unresolved criterion with a fail verdict fails)."""
-    return all(o.verdict != "fail" for o in outcomes) and any(
+    included: an unresolved criterion with a fail verdict fails; a missing verdict — a
+    judge error — is not a pass)."""
+    return all(o.verdict in ("pass", "not_applicable") for o in outcomes) and any(
         o.verdict == "pass" for o in outcomes)
 
 

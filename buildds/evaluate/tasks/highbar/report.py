@@ -153,7 +153,8 @@ def _form_section(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     rubrics = _rubrics(rows)
     lines = ["## Form", "",
              ("Could a legal practitioner use the work product as delivered? Task-agnostic "
-             "rubrics scored 1 to 3 (3 best) by two judges; the mean of the two (or a "
+             "rubrics scored 1 to 3 (3 best) by two form judges (not the substance pair); "
+             "the mean of the two (or a "
              "lawyer's score) per attempt, averaged. Reported separately: never combined with "
              "substance, nor with each other."), "",
              "| Application | " + " | ".join(t for _, t in rubrics) + " |",

@@ -93,16 +93,20 @@ def prompt_sha256(request: ChatRequest) -> str:
 
 
 # --------------------------------------------------------------------------- judging
-def _grades(requests: Sequence[ChatRequest], judgments: Mapping[str, Sequence[ChatResult]],
+def _grades(requests: Sequence[ChatRequest],
+            judgments: Mapping[str, Sequence[ChatResult | None]],
             items_by_id: Mapping[str, Mapping[str, Any]]
             ) -> dict[str, dict[str, dict[str, judging.Grade]]]:
-    """sample id → target → judge → Grade, every judge output parsed strictly."""
+    """sample id → target → judge → Grade, every judge output parsed strictly (a judge's
+    ``None`` results — requests of the other role — are not its grades)."""
     out: dict[str, dict[str, dict[str, judging.Grade]]] = {}
     for judge, results in judgments.items():
         if len(results) != len(requests):
             raise BuildError(f"judge {judge}: {len(results)} results for {len(requests)} "
                              "requests")
         for rq, rs in zip(requests, results, strict=True):
+            if rs is None:  # not this judge's role (substance vs form)
+                continue
             sid, target = judging.split_judge_id(rq.sample_id or "")
             if target.startswith("form:"):
                 grade = judging.parse_form_score(rs.text, error=rs.error)
@@ -155,10 +159,11 @@ def _jsonl(rows: Sequence[Mapping[str, Any]]) -> str:
 
 def apply_judgments(items: Sequence[Mapping[str, Any]], records: Sequence[SampleRecord],
                     requests: Sequence[ChatRequest],
-                    judgments: Mapping[str, Sequence[ChatResult]]
+                    judgments: Mapping[str, Sequence[ChatResult | None]]
                     ) -> tuple[list[SampleRecord], dict[str, str]]:
     """Records with their verdicts (``parsed``; ``score`` 1.0 for a passed task) and the
-    run folder's ``disagreements.jsonl`` and ``escalations.jsonl``."""
+    run folder's ``disagreements.jsonl`` and ``escalations.jsonl``. An attempt without an
+    answer (its request failed) keeps ``parsed`` and ``score`` None: it is not scored."""
     by_id = {str(it["id"]): it for it in items}
     grades = _grades(requests, judgments, by_id)
     out: list[SampleRecord] = []
@@ -166,12 +171,12 @@ def apply_judgments(items: Sequence[Mapping[str, Any]], records: Sequence[Sample
     escalations: dict[str, dict[str, Any]] = {}
     for item, rec in zip(items, records, strict=True):
         if rec.raw_output is None:
-            parsed = _no_answer(item)
-        else:
-            parsed, logs = _judged(item, rec.raw_output, grades.get(rec.id, {}))
-            disagreements += logs.disagreements
-            for e in logs.escalations:
-                escalations.setdefault(e["escalation_id"], e)
+            out.append(rec.model_copy(update={"parsed": None, "score": None}))
+            continue
+        parsed, logs = _judged(item, rec.raw_output, grades.get(rec.id, {}))
+        disagreements += logs.disagreements
+        for e in logs.escalations:
+            escalations.setdefault(e["escalation_id"], e)
         out.append(rec.model_copy(update={"parsed": parsed,
                                           "score": 1.0 if parsed["pass"] else 0.0}))
     files = {"disagreements.jsonl": _jsonl(disagreements),
@@ -256,6 +261,8 @@ class HighBarTask(TaskBase):
     headline = "pass_rate"
     judged = True
     min_judges = 2
+    #: seed 002: form is graded by a different pair of judges (``--form-judge``)
+    min_form_judges = 2
 
     def __init__(self, *, max_document_bytes: int | None = None):
         #: bytes of one task-set file, at most (``--max-document-bytes``; None: the default)
@@ -296,13 +303,22 @@ class HighBarTask(TaskBase):
                     for r in item["rubrics"].rubrics]
         return out
 
+    def judge_role(self, request: ChatRequest) -> str:
+        """Form rubric requests (``…::form:<rubric>``) go to the form judges."""
+        return "form" if "::form:" in (request.sample_id or "") else "substance"
+
     def apply_judgments(self, items: Sequence[Mapping[str, Any]],
                         records: Sequence[SampleRecord], requests: Sequence[ChatRequest],
-                        judgments: Mapping[str, Sequence[ChatResult]]
+                        judgments: Mapping[str, Sequence[ChatResult | None]]
                         ) -> tuple[list[SampleRecord], dict[str, str]]:
-        if len(judgments) < self.min_judges:
-            raise BuildError(f"highbar needs {self.min_judges} different judges; got "
-                             f"{len(judgments)}")
+        for role, need in (("substance", self.min_judges), ("form", self.min_form_judges)):
+            asked = [rq for rq in requests if self.judge_role(rq) == role]
+            judges = [j for j, rs in judgments.items()
+                      if any(r is not None for r, rq in zip(rs, requests, strict=True)
+                             if self.judge_role(rq) == role)]
+            if asked and len(judges) < need:
+                raise BuildError(f"highbar needs {need} different {role} judges; got "
+                                 f"{len(judges)}")
         return apply_judgments(items, records, requests, judgments)
 
     def score(self, items: Sequence[Mapping[str, Any]], records: Sequence[SampleRecord], *,

@@ -1,9 +1,14 @@
 """Parsing and scoring JBE-QA answers (seed 001, section 3).
 
 * parser: exactly ``1`` or ``0`` after stripping whitespace is a faithful answer; anything
-  else (an explanation, an empty answer, no answer) is unfaithful and counts as 0 (False);
-* scorer: F1 (positive = True), precision, recall, accuracy, faithfulness, per-subject F1
-  (Cvl/Cst/Pen) and seeded percentile-bootstrap 95% intervals.
+  else the model wrote (an explanation, an empty answer) is unfaithful and counts as 0
+  (False) — the seed's convention, kept as the headline figures;
+* a *failed request* is not an answer: the runner gives it no parsed value and no score
+  and leaves it out of the metrics (:mod:`buildds.evaluate.runner.answered`);
+* scorer, over the answered samples: F1 (positive = True), precision, recall, accuracy,
+  faithfulness, per-subject F1 (Cvl/Cst/Pen) and seeded percentile-bootstrap 95% intervals
+  (the seed's convention: an unfaithful answer counts as 0); beside them ``parsed_only``,
+  F1 and accuracy over the faithful answers alone, and ``convention`` naming the rule.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from buildds.evaluate.metrics import (
 from buildds.evaluate.tasks.jbe.prompt import gold_answer, prompt_sha256
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
-__all__ = ["SUBJECT_ABBR", "SUBJECT_ORDER", "Parsed", "parse_output", "sample_record",
+__all__ = ["SUBJECT_ABBR", "SUBJECT_ORDER", "UNPARSEABLE_CONVENTION", "Parsed", "parse_output", "sample_record",
            "score_jbe"]
 
 #: Table 3's column names, by the ``subject`` field (English) and ``subject_jp``
 SUBJECT_ABBR = {"Civil Code": "Cvl", "Constitution": "Cst", "Penal Code": "Pen",
                 "民法": "Cvl", "憲法": "Cst", "刑法": "Pen"}
 SUBJECT_ORDER = ("Cvl", "Cst", "Pen")
+#: how the headline figures score an answer that is not exactly 1 or 0 (seed 001, §3)
+UNPARSEABLE_CONVENTION = "seed 001: an unparseable answer counts as 0 (False)"
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,14 @@ def score_jbe(items: Sequence[Mapping[str, Any]], records: Sequence[SampleRecord
                            confidence=confidence)
         per[abbr].pop("confusion")
     out["per_subject"] = per
+    read = [i for i, f in enumerate(faithful) if f]
+    out["convention"] = UNPARSEABLE_CONVENTION
+    out["parsed_only"] = {
+        "n": len(read),
+        "f1": _round(binary_prf([gold[i] for i in read], [pred[i] for i in read]).f1)
+        if read else None,
+        "accuracy": _round(accuracy([gold[i] for i in read], [pred[i] for i in read]))
+        if read else None}
     out["bootstrap"] = {"resamples": n_resamples, "confidence": confidence, "seed": seed,
                         "method": "percentile"}
     return out

@@ -211,7 +211,8 @@ def test_highbar_run_sends_the_task_pdf(server, tmp_path):
         return make_backend(spec, http_client=server.http_client, **options)
 
     run_eval(root, task="highbar", models=["openai:test-model"],
-             judges=["judge:a", "judge:b"], out=tmp_path / "out", backend_factory=factory,
+             judges=["judge:a", "judge:b"], form_judges=["judge:a", "judge:b"],
+             out=tmp_path / "out", backend_factory=factory,
              backend_options={"base_url": server.base_url, "send_files": True})
     assert len(server.bodies) == 2  # run 1 and run 2
     for body in server.bodies:

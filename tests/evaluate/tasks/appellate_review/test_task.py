@@ -526,3 +526,16 @@ def test_real_judge_export(judge_export: Path, tmp_path: Path, subtask: str) -> 
     for model, m in {**by_model, "tfidf (150 rows)": limited.runs[0].metrics}.items():
         print(f"{subtask} {model}: n={m['n']} acc={m['accuracy']:.4f} "
               f"macro_f1={m['macro_f1']:.4f} if={m['if_rate']:.4f}")
+
+
+def test_a_run_whose_every_request_fails_has_counts_not_figures(synthetic_export, tmp_path):
+    """issue 16: a failed request is not the answer 否 (or anything else): with every
+    request failed there are counts and no figures."""
+    out = tmp_path / "eval"
+    report = run_eval(synthetic_export, task="appellate-review:detection",
+                      models=["mock:error"], out=out)
+    (run,) = report.runs
+    assert run.metrics["n"] == 0 and run.metrics["samples"]["failed"] == run.items > 0
+    assert not (run.dir / "confusion.png").exists()
+    md = (out / "leaderboard.md").read_text("utf-8")
+    assert f"| mock:error | Zero-shot | {run.items} | 0 | {run.items} | 0 | 0 |" in md

@@ -31,7 +31,14 @@ def factory(spec: str, **options):
         return KeywordJudge(spec, score=3)
     if spec == "judge:y":
         return KeywordJudge(spec, score=2, flips=True)
+    if spec == "form:x":  # the form pair (seed 002): other judges than the substance pair
+        return KeywordJudge(spec, score=3)
+    if spec == "form:y":
+        return KeywordJudge(spec, score=2)
     raise AssertionError(spec)
+
+
+FORM = ["form:x", "form:y"]
 
 
 @pytest.fixture
@@ -44,7 +51,7 @@ def taskset(tmp_path: Path) -> Path:
 
 def _run(taskset: Path, out: Path):
     return run_eval(taskset, task="highbar", models=list(ANSWERS), judges=["judge:x", "judge:y"],
-                    out=out, backend_factory=factory)
+                    form_judges=FORM, out=out, backend_factory=factory)
 
 
 def _lines(path: Path) -> list[dict]:
@@ -72,7 +79,9 @@ def test_run_eval_scores_logs_and_escalates(taskset, tmp_path):
     assert "judge:x" not in blob and "judge:y" not in blob and "script:" not in blob
     dis = _lines(good / "disagreements.jsonl")
     assert [d["target"] for d in dis if d["axis"] == "substance"] == ["c1"]
-    assert all(set(d["judges"]) == {"judge:x", "judge:y"} for d in dis)
+    assert all(set(d["judges"]) == ({"judge:x", "judge:y"} if d["axis"] == "substance"
+                                    else {"form:x", "form:y"}) for d in dis)
+    assert {d["axis"] for d in dis} == {"substance", "form"}
     # bad: the c2 dispute cannot flip a pass (c3 fails for both judges) → logged only
     bad = out / "script_bad" / "0shot"
     assert (bad / "escalations.jsonl").read_text(encoding="utf-8") == ""
@@ -84,6 +93,7 @@ def test_run_eval_scores_logs_and_escalates(taskset, tmp_path):
     assert esc[0] in merged
     merged_text = (out / "escalations.jsonl").read_text(encoding="utf-8")
     assert "script" not in merged_text and "judge:" not in merged_text
+    assert "form:x" not in merged_text
     bad_dis = [d for d in _lines(bad / "disagreements.jsonl") if d["axis"] == "substance"]
     assert [(d["sample"], d["target"], d["escalated"]) for d in bad_dis] == [
         ("t1#run1", "c2", False)]
@@ -106,7 +116,8 @@ def test_run_eval_scores_logs_and_escalates(taskset, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert set(manifest["templates"]) == {"highbar_task.md.j2", "highbar_criterion_judge.md.j2",
                                           "highbar_form_judge.md.j2"}
-    assert [j["judge"] for j in manifest["judges"]] == ["judge:x", "judge:y"]
+    assert [j["judge"] for j in manifest["judges"]] == ["judge:x", "judge:y", *FORM]
+    assert manifest["form_judges"] == FORM
 
     # the same answers give the same bytes
     first = {p: p.read_bytes() for p in out.rglob("*") if p.suffix in (".jsonl", ".json",
@@ -149,11 +160,64 @@ def test_model_errors_fail_the_attempt_without_judging(taskset, tmp_path):
         return MockBackend("error") if spec == "mock:error" else factory(spec, **options)
 
     report = run_eval(taskset, task="highbar", models=["mock:error"],
-                      judges=["judge:x", "judge:y"], out=tmp_path / "o",
+                      judges=["judge:x", "judge:y"], form_judges=FORM, out=tmp_path / "o",
                       backend_factory=failing)
     m = report.runs[0].metrics
-    assert m["pass_rate"] == 0.0 and m["criteria_met"] == 0.0
-    assert m["judging"]["no_answer"] == 4
+    # failed attempts are not answers: no pass rate at all, rather than 0.0 (issue 16)
+    assert m["n"] == 0 and m["pass_rate"] is None and "criteria_met" not in m
+    assert m["samples"] == {"items": 4, "answered": 0, "failed": 4, "refused": 0,
+                            "unfaithful": 0}
+    samples = _lines(tmp_path / "o" / "mock_error" / "0shot" / "samples.jsonl")
+    assert all(s["parsed"] is None and s["score"] is None and s["error"] for s in samples)
+    assert report.nothing_evaluated() == ["mock:error 0-shot: all 4 requests failed"]
+
+
+class _Recording(KeywordJudge):
+    """A keyword judge that records the targets it was asked about."""
+
+    def __init__(self, name: str, asked: dict[str, list[str]]):
+        super().__init__(name)
+        self.asked = asked.setdefault(name, [])
+
+    async def complete(self, request):
+        self.asked.append((request.sample_id or "").partition("::")[2])
+        return await super().complete(request)
+
+
+def test_substance_and_form_go_to_their_own_judges(taskset, tmp_path):
+    """seed 002: substance by --judge, form by --form-judge; a judge in both gets both."""
+    asked: dict[str, list[str]] = {}
+
+    def recording(spec: str, **options):
+        return factory(spec) if spec in ANSWERS else _Recording(spec, asked)
+
+    run_eval(taskset, task="highbar", models=["script:good"], judges=["s:a", "s:b"],
+             form_judges=["f:a", "f:b"], out=tmp_path / "o", backend_factory=recording,
+             use_cache=False)
+    assert set(asked) == {"s:a", "s:b", "f:a", "f:b"}
+    for judge in ("s:a", "s:b"):
+        assert asked[judge] and not any(t.startswith("form:") for t in asked[judge])
+    for judge in ("f:a", "f:b"):
+        assert asked[judge] and all(t.startswith("form:") for t in asked[judge])
+    metrics = json.loads((tmp_path / "o" / "script_good" / "0shot" / "metrics.json")
+                         .read_text("utf-8"))
+    assert sorted(metrics["form"]["clarity"]["judges"]) == ["f:a", "f:b"]
+    assert metrics["judges"] == ["s:a", "s:b"] and metrics["form_judges"] == ["f:a", "f:b"]
+    asked.clear()
+    run_eval(taskset, task="highbar", models=["script:good"], judges=["s:a", "s:b"],
+             form_judges=["s:a", "f:b"], out=tmp_path / "o2", backend_factory=recording,
+             use_cache=False)
+    assert {t.startswith("form:") for t in asked["s:a"]} == {True, False}
+    assert "s:b" in asked and all(not t.startswith("form:") for t in asked["s:b"])
+
+
+def test_form_judges_are_required_for_highbar_only(taskset, tmp_path, sample_export):
+    with pytest.raises(BuildError, match="give at least 2 with --form-judge"):
+        run_eval(taskset, task="highbar", models=["script:good"], judges=["judge:x", "judge:y"],
+                 form_judges=["form:x"], out=tmp_path / "o", backend_factory=factory)
+    with pytest.raises(BuildError, match="has no form judges"):
+        run_eval(sample_export, task="jbe", models=["mock"], form_judges=FORM,
+                 out=tmp_path / "o", backend_factory=factory)
 
 
 def _replay_judge(path: Path, verdict_of, score: int) -> str:
@@ -180,7 +244,8 @@ def test_cli_on_the_sample_task_set(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(main, [
         "eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--model",
-        "mock:ones", "--judge", judge_a, "--judge", judge_b, "--out", str(out), "-q"])
+        "mock:ones", "--judge", judge_a, "--judge", judge_b, "--form-judge", judge_a,
+        "--form-judge", judge_b, "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
     assert "evaluated 2 model(s)" in result.output
     for slug in ("mock_echo", "mock_ones"):
@@ -206,5 +271,43 @@ def test_cli_on_the_sample_task_set(tmp_path):
 
     same = CliRunner().invoke(main, [
         "eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--judge", judge_a,
-        "--judge", judge_a, "--out", str(tmp_path / "o2"), "-q"])
+        "--judge", judge_a, "--form-judge", judge_a, "--form-judge", judge_b,
+        "--out", str(tmp_path / "o2"), "-q"])
     assert same.exit_code != 0 and "same judge" in same.output
+
+
+def test_a_judge_error_is_never_a_pass(tmp_path):
+    """The strict rule on the sample task set: judge B has no verdict on one criterion of
+    one attempt while judge A says pass — that attempt does not pass, the criterion's
+    verdict is missing and escalated, and the run exits 1 (a judge request failed) unless
+    --allow-failures."""
+    judge_a = _replay_judge(tmp_path / "a.jsonl", lambda t, c: "pass", 3)
+    judge_b = _replay_judge(tmp_path / "b.jsonl", lambda t, c: "pass", 3)
+    path_b = Path(judge_b.removeprefix("replay:"))
+    lines = path_b.read_text("utf-8").splitlines(keepends=True)
+    path_b.write_text("".join(x for x in lines if "nda-review#run1::residuals" not in x),
+                      encoding="utf-8")
+    args = ["eval", str(SAMPLE), "--task", "highbar", "--model", "mock:echo", "--judge",
+            judge_a, "--judge", judge_b, "--form-judge", judge_a, "--form-judge", judge_a + "x",
+            "-q"]
+    form_b = tmp_path / "a.jsonlx"  # a second form judge with judge A's scores
+    form_b.write_text((tmp_path / "a.jsonl").read_text("utf-8"), encoding="utf-8")
+    strict = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "o")])
+    assert strict.exit_code == 1, strict.output
+    assert f"judge {judge_b} on mock:echo 0-shot: 1 of" in strict.stderr
+    allowed = CliRunner().invoke(main, [*args, "--allow-failures", "--out",
+                                        str(tmp_path / "o2")])
+    assert allowed.exit_code == 0, allowed.output
+    run = tmp_path / "o2" / "mock_echo" / "0shot"
+    metrics = json.loads((run / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["pass_count"] == [5, 6]  # all pass but the attempt with the judge error
+    sample = next(s for s in _lines(run / "samples.jsonl") if s["id"] == "nda-review#run1")
+    residuals = sample["parsed"]["criteria"]["residuals"]
+    assert (residuals["verdict"], residuals["source"], residuals["escalated"]) == (
+        None, "judge_error", True)
+    assert sample["score"] == 0.0
+    assert [(e["task"], e["criterion"]["id"]) for e in _lines(run / "escalations.jsonl")] == [
+        ("nda-review", "residuals")]
+    logged = [d for d in _lines(run / "disagreements.jsonl") if d["axis"] == "substance"]
+    assert [(d["sample"], d["target"], d["status"]) for d in logged] == [
+        ("nda-review#run1", "residuals", "judge_error")]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +51,11 @@ def test_refused_documents_fail_only_their_task(hostile_taskset, tmp_path):
                 return KeywordJudge(spec)
             return make_backend(spec, base_url=server.base_url, timeout_s=5.0)
 
-        started = time.monotonic()
         report = run_eval(hostile_taskset, task="highbar", models=["openai:m"],
-                          judges=["judge:a", "judge:b"], out=out, backend_factory=factory,
+                          judges=["judge:a", "judge:b"], form_judges=["judge:a", "judge:b"],
+                          out=out, backend_factory=factory,
                           task_options={"max_document_bytes": 4000})
-        assert time.monotonic() - started < 30  # the FIFO was not opened for reading
+        # the FIFO was not opened for reading (the run would block): its task was refused
         bodies = json.dumps(server.bodies)
         assert server.total == 4  # t1 and t5, two attempts each
     assert SECRET_TEXT not in bodies and "TOPSECRET" not in bodies
@@ -74,7 +73,9 @@ def test_refused_documents_fail_only_their_task(hostile_taskset, tmp_path):
         for s in (t2, t3, t4):
             assert s["error"].startswith(f"task {s['id'][:2]}: document refused")
     metrics = report.runs[0].metrics
-    assert metrics["judging"]["no_answer"] == 6
+    assert metrics["samples"] == {"items": 10, "answered": 4, "failed": 6, "refused": 6,
+                                  "unfaithful": 0}
+    assert metrics["n"] == 4  # the refused attempts are not scored
     assert len(report.warnings) == 3 and all("document refused" in w for w in report.warnings)
     for path in out.rglob("*"):
         if path.is_file():
@@ -90,9 +91,10 @@ def test_refused_documents_on_the_command_line(hostile_taskset, tmp_path):
     # nothing was graded: exit 1, tested in test_eval_failures.py)
     res = CliRunner().invoke(eval_cmd, [
         str(hostile_taskset), "--task", "highbar", "--model", "mock:echo",
-        "--judge", "mock:ones", "--judge", "mock:zeros", "--max-document-bytes", "4000",
+        "--judge", "mock:ones", "--judge", "mock:zeros", "--form-judge", "mock:ones",
+        "--form-judge", "mock:zeros", "--max-document-bytes", "4000", "--allow-failures",
         "--out", str(tmp_path / "out"), "-q"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 0, res.output  # refused tasks are failed samples: allowed here
     warnings = [line for line in res.stderr.splitlines() if line.startswith("warning: ")]
     assert len(warnings) == 3
     assert any("t2/documents/passwd.txt: is a link to" in w for w in warnings)
@@ -132,20 +134,16 @@ def test_a_fifo_task_file_is_refused_not_read(tmp_path, name):
     folder = write_task(tmp_path, "t1", instructions=None)
     (folder / name).unlink(missing_ok=True)
     os.mkfifo(folder / name)
-    started = time.monotonic()
-    with pytest.raises(BuildError, match="named pipe") as err:
+    with pytest.raises(BuildError, match="named pipe") as err:  # opened, it would block
         load_taskset(tmp_path)
     assert str(folder / name) in str(err.value)
-    assert time.monotonic() - started < 2.0
 
 
 # --------------------------------------------------------------------------- replay files
 def test_replay_file_must_be_a_regular_file(tmp_path):
     os.mkfifo(tmp_path / "answers.jsonl")
-    started = time.monotonic()
-    with pytest.raises(ExtractError, match="named pipe"):
+    with pytest.raises(ExtractError, match="named pipe"):  # opened, it would block
         ReplayBackend(tmp_path / "answers.jsonl")
-    assert time.monotonic() - started < 2.0
 
 
 @pytest.mark.parametrize("line,message", [

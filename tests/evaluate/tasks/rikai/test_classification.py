@@ -340,3 +340,25 @@ def test_real_contracts(tmp_path: Path) -> None:
                       out=tmp_path / "eval")
     by_model = {r.model: r.metrics for r in report.runs}
     assert by_model["oracle"]["f1"] == 1.0 and by_model["majority"]["unparsed"] == 0
+
+
+def test_a_run_whose_every_request_fails_has_counts_not_figures(export: Path,
+                                                                 tmp_path: Path) -> None:
+    """issue 16: nothing answered, nothing scored — the run is in the samples table with its
+    counts, not in the figures (no F1 of 0.0 for a model that never answered)."""
+    out = tmp_path / "eval"
+    report = run_eval(export, task="clause-classification", models=["mock:error", "majority"],
+                      out=out)
+    failed = next(r for r in report.runs if r.model == "mock:error")
+    assert failed.metrics["n"] == 0 and failed.metrics["f1"] is None
+    assert failed.metrics["samples"] == {"items": failed.items, "answered": 0,
+                                         "failed": failed.items, "refused": 0, "unfaithful": 0}
+    assert not (failed.dir / "label_counts.png").exists()
+    assert all(s["parsed"] is None and s["score"] is None
+               for s in _samples(failed.dir / "samples.jsonl"))
+    md = (out / "leaderboard.md").read_text("utf-8")
+    main, samples = md.split("## Samples behind the figures")
+    assert "| majority |" in main and "mock:error" not in main
+    assert f"| mock:error | Zero-shot | {failed.items} | 0 | {failed.items} | 0 | 0 |" in samples
+    assert report.nothing_evaluated() == [(f"mock:error 0-shot: all {failed.items} requests "
+                                          "failed")]
