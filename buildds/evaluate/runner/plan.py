@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from buildds.errors import BuildError
 from buildds.evaluate.answering import Deadline
+from buildds.evaluate.runner.scoring import check_scorings
 from buildds.evaluate.tasks import get_task
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import ChatRequest
@@ -57,13 +58,16 @@ class EvalPlan:
     seed: int
     deadline_s: float | None
     deadline: Deadline | None
+    #: how answers are scored: "generate" and/or "logprob" (:mod:`.scoring`)
+    scorings: list[str] = field(default_factory=lambda: ["generate"])
 
 
 def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
               limit: int | None, out: str | Path, judges: Sequence[str],
               backend_options: Mapping[str, Any] | None, use_cache: bool, seed: int,
               check_backend_specs: bool, deadline_s: float | None,
-              task_options: Mapping[str, Any] | None) -> EvalPlan:
+              task_options: Mapping[str, Any] | None,
+              scorings: Sequence[str] = ("generate",)) -> EvalPlan:
     """Check the options of :func:`~buildds.evaluate.runner.run_eval` (the deadline starts
     here). ``check_backend_specs``: check the specs the command line takes (tests that bring
     their own backend factory do not)."""
@@ -82,6 +86,10 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
             the_task.check_shots(s)
         except BuildError as exc:
             raise OptionError("--shots", exc.message) from exc
+    try:
+        scoring_list = check_scorings(the_task, scorings)
+    except BuildError as exc:
+        raise OptionError("--scoring", exc.message) from exc
     options = dict(backend_options or {})
     if check_backend_specs:
         check_specs(models, judges, options)
@@ -90,7 +98,7 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
     return EvalPlan(task=the_task, models=list(models), slugs=slugs, judges=list(judges),
                     shots=shot_list, limit=limit, out=Path(out), options=options,
                     cache_path=cache_path, use_cache=use_cache, seed=seed,
-                    deadline_s=deadline_s, deadline=deadline)
+                    deadline_s=deadline_s, deadline=deadline, scorings=scoring_list)
 
 
 def _check_models(models: Sequence[str]) -> list[str]:

@@ -26,7 +26,8 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
              use_cache: bool = True, seed: int = 0, quiet: bool = True,
              backend_factory: Callable[..., Any] | None = None,
              deadline_s: float | None = None,
-             task_options: Mapping[str, Any] | None = None) -> EvalReport:
+             task_options: Mapping[str, Any] | None = None,
+             scorings: Sequence[str] = ("generate",)) -> EvalReport:
     """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
     the export at ``dataset_path`` with ``task`` and write the results under ``out`` (see
     :mod:`buildds.evaluate.runner`). ``judges`` are the judge backends of a judged task.
@@ -35,12 +36,13 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     ``concurrency``, ``rpm``, ``tpm``, ``timeout_s``, ``max_attempts``,
     ``max_retry_after_s``, ``max_response_bytes``; ``cache_path`` picks the cache file);
     ``task_options`` go to the task (highbar: ``max_document_bytes``). ``deadline_s``
-    bounds the run's wall-clock time (see :mod:`buildds.evaluate.runner`).
+    bounds the run's wall-clock time (see :mod:`buildds.evaluate.runner`). ``scorings``:
+    ``generate`` (the default) and/or ``logprob`` (:mod:`.scoring`).
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
     plan = plan_eval(task=task, models=models, shots=shots, limit=limit, out=out,
                      judges=judges, backend_options=backend_options, use_cache=use_cache,
                      seed=seed, check_backend_specs=backend_factory is None,
-                     deadline_s=deadline_s, task_options=task_options)
+                     deadline_s=deadline_s, task_options=task_options, scorings=scorings)
     factory = backend_factory or default_factory
     data = prepare_data(plan, dataset_path)
     redactor = Redactor.from_env([plan.options.get("api_key_env") or "OPENAI_API_KEY"])
@@ -63,7 +65,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
             cache.close()
     write_leaderboard(plan, data, files, report)
     write_manifest(plan, data, files, report, dataset_path, model_entries, judge_entries)
-    report.warnings = run_warnings(plan.task, data.scored_items, plan.deadline,
-                                   cached=plan.use_cache)
+    report.warnings = [*report.warnings, *run_warnings(plan.task, data.scored_items,
+                                                       plan.deadline, cached=plan.use_cache)]
     report.abandoned = plan.deadline.abandoned if plan.deadline is not None else 0
     return report

@@ -35,6 +35,7 @@ from buildds.evaluate.backends.openai.request import request_body, token_estimat
 from buildds.evaluate.backends.openai.response import Answer, parse_reply
 from buildds.evaluate.backends.openai.retry import TokenBucket, retry_wait, too_long_to_wait
 from buildds.evaluate.backends.openai.urls import DEFAULT_BASE_URL, check_base_url, endpoint_url
+from buildds.evaluate.logprob import Position, choice_logprobs
 from buildds.evaluate.redact import Redactor, redact_url, url_secrets
 from buildds.evaluate.request_defaults import (
     DEFAULT_MAX_ATTEMPTS,
@@ -319,6 +320,7 @@ class OpenAIBackend(BackendBase):
                     usage=result.usage,
                     attempts=attempt,
                     latency_s=time.monotonic() - started,
+                    choice_logprobs=_choice_logprobs(request, result.positions),
                 )
         assert failure is not None
         reason = failure.reason
@@ -330,3 +332,12 @@ class OpenAIBackend(BackendBase):
             attempts=attempt,
             latency_s=time.monotonic() - started,
         )
+
+
+def _choice_logprobs(request: ChatRequest, positions: list[Position] | None
+                     ) -> dict[str, float | None] | None:
+    """``--scoring logprob``: each allowed answer's log-probability along the reply's
+    output tokens (:mod:`buildds.evaluate.logprob`); None when not asked or not given."""
+    if not request.choices or positions is None:
+        return None
+    return choice_logprobs(positions, request.choices)
