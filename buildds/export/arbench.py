@@ -22,7 +22,7 @@ no dates in the card, everything written to a temp folder and swapped in with ``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,9 +137,11 @@ def _columns(rows: Sequence[ArbenchRow], names: Sequence[str]) -> dict[str, list
 def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
                    validation: dict[str, Any] | None = None,
-                   staging: OutputStaging | None = None) -> ArbenchExport:
+                   staging: OutputStaging | None = None,
+                   extra_files: Mapping[str, str] | None = None) -> ArbenchExport:
     """Write the AR-Bench export under ``out`` (see the module docstring; into the run's
-    ``staging`` when given, swapped in when the run commits). Raises
+    ``staging`` when given, swapped in when the run commits); ``extra_files`` (the peers'
+    task files, path → text) beside ``data/``. Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept)."""
     out = Path(out)
@@ -176,7 +178,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
         return render_card(context, CARD_TEMPLATE)
 
     files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench",
-                         staging=staging)
+                         staging=staging, extra_files=extra_files)
     return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
                          splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
                          files=files)

@@ -50,8 +50,37 @@ def _jbe_files() -> dict[str, str]:
     return files
 
 
+def _appellate_review_files() -> dict[str, str]:
+    from buildds.evaluate.prompts import template_text
+    from buildds.evaluate.tasks.appellate_review import parse as arp
+    from buildds.evaluate.tasks.appellate_review.task import (
+        DEFAULT_SETTING,
+        MAX_TOKENS,
+        TEMPERATURE,
+    )
+    from buildds.inject_errors.arbench_rows import SETTINGS
+
+    cleaner = arp.CLEANING
+    context = {
+        "templates": {s: template_text(f"appellate_review_{s}.md.j2")
+                      for s in ("detection", "classification")},
+        "settings": tuple(SETTINGS), "default_setting": DEFAULT_SETTING,
+        "temperature": TEMPERATURE, "max_tokens": MAX_TOKENS,
+        "detection_answers": dict(arp.DETECTION_ANSWERS),
+        "classification_answers": dict(arp.CLASSIFICATION_ANSWERS),
+        "classes": list(arp.CLASSES), **cleaner}
+    core = _render("ar_core.py.j2", **context).rstrip("\n") + "\n\n"
+    files = {"inspect/appellate_review.py": _render("ar_inspect.py.j2", core=core),
+             "lm_eval/utils.py": _render("ar_lm_eval_utils.py.j2", core=core)}
+    for subtask in ("detection", "classification"):
+        files[f"lm_eval/appellate_review_{subtask}.yaml"] = _render(
+            "ar_lm_eval.yaml.j2", **context, subtask=subtask)
+    return files
+
+
 #: task → the function rendering its files
-PEER_TASKS: dict[str, Callable[[], dict[str, str]]] = {"jbe": _jbe_files}
+PEER_TASKS: dict[str, Callable[[], dict[str, str]]] = {
+    "jbe": _jbe_files, "appellate-review": _appellate_review_files}
 
 
 def peer_task_files(task: str) -> dict[str, str]:
