@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -78,9 +80,50 @@ def _appellate_review_files() -> dict[str, str]:
     return files
 
 
+#: the parser's definitions in buildds/evaluate/tasks/rikai/classification.py, copied verbatim
+_RIKAI_PARSER = ("HEADING", "NO_CLAUSES", "_HEADING_RE", "_ITEM_RE", "_NO_CLAUSES_RE",
+                 "_WRAPPERS", "ClauseAnswer", "_clean_label", "_unique", "_is_fence",
+                 "_list_after", "parse_output")
+
+
+def _definitions(module: Any, names: Sequence[str]) -> str:
+    """The source of the top-level definitions ``names`` of ``module``, in file order."""
+    source = inspect.getsource(module)
+    wanted, out = set(names), []
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found = {node.name}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found = {t.id for t in targets if isinstance(t, ast.Name)}
+        else:
+            continue
+        if found & wanted:
+            start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            out.append("\n".join(source.splitlines()[start - 1:node.end_lineno]))
+            wanted -= found
+    if wanted:
+        raise BuildError(f"{module.__name__} no longer defines {', '.join(sorted(wanted))}")
+    return "\n\n\n".join(out)
+
+
+def _clause_classification_files() -> dict[str, str]:
+    from buildds.evaluate.prompts import prompt_source
+    from buildds.evaluate.tasks.rikai import classification as rc
+
+    context = {"template": prompt_source("clause_classification"),
+               "temperature": rc.TEMPERATURE, "max_tokens": rc.MAX_TOKENS,
+               "parser": _definitions(rc, _RIKAI_PARSER)}
+    core = _render("rikai_core.py.j2", **context).rstrip("\n") + "\n\n"
+    return {"inspect/clause_classification.py": _render("rikai_inspect.py.j2", core=core),
+            "lm_eval/utils.py": _render("rikai_lm_eval_utils.py.j2", core=core),
+            "lm_eval/clause_classification.yaml": _render("rikai_lm_eval.yaml.j2", **context)}
+
+
 #: task → the function rendering its files
 PEER_TASKS: dict[str, Callable[[], dict[str, str]]] = {
-    "jbe": _jbe_files, "appellate-review": _appellate_review_files}
+    "jbe": _jbe_files, "appellate-review": _appellate_review_files,
+    "clause-classification": _clause_classification_files}
 
 
 def peer_task_files(task: str) -> dict[str, str]:
