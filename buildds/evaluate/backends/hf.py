@@ -71,7 +71,7 @@ class HFBackend(BackendBase):
         return str(generated)
 
     def _prompt_ids(self, request: ChatRequest) -> list[int]:
-        tokenizer = self.pipe.tokenizer
+        tokenizer: Any = self.pipe.tokenizer
         messages = [m.model_dump() for m in request.messages]
         if getattr(tokenizer, "chat_template", None):
             text = tokenizer.apply_chat_template(messages, tokenize=False,
@@ -84,7 +84,8 @@ class HFBackend(BackendBase):
         """Each choice's summed token log-probability after the prompt."""
         import torch
 
-        tokenizer, model = self.pipe.tokenizer, self.pipe.model
+        tokenizer: Any = self.pipe.tokenizer
+        model: Any = self.pipe.model
         prompt = self._prompt_ids(request)
         out: dict[str, float | None] = {}
         with self._lock, torch.no_grad():

@@ -37,9 +37,9 @@ from buildds.extract.judgments import MONEY_RE, TERM_RE, parse_money, parse_mont
 
 __all__ = [
     "CLASSES",
-    "CLEANING",
     "CLASSIFICATION_ANSWERS",
     "CLASS_ANSWER",
+    "CLEANING",
     "DETECTION_ANSWERS",
     "TARGETS",
     "Parsed",
