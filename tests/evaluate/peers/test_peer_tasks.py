@@ -131,3 +131,14 @@ def test_peers_reproduce_buildds(export, tmp_path, monkeypatch):
     assert len(ours["requests"]) == 2 * N
     for peer, got in theirs.items():
         assert got["requests"] == ours["requests"], peer
+
+
+def test_task_files_are_deterministic_and_named():
+    from buildds.errors import BuildError
+    from buildds.evaluate.peers import PEER_TASKS
+
+    assert set(PEER_TASKS) == {"jbe", "appellate-review", "clause-classification"}
+    for task in PEER_TASKS:
+        assert peer_task_files(task) == peer_task_files(task)
+    with pytest.raises(BuildError, match="no peer task files for task 'highbar'"):
+        peer_task_files("highbar")
