@@ -7,12 +7,16 @@ reached as a share of it (target ≥ 90 %), the client's CPU time and the server
 CPU-bound client or server, or a machine busy with other work (the load average), shows up
 as such. ``--http-client httpx`` measures the backend's httpx client instead of its own.
 
+The same load is then sent in logprob mode (``buildds eval --scoring logprob``: each
+request asks for ``logprobs``/``top_logprobs``, the server returns them and the client scores
+the allowed answers ``1``/``0`` from them) and its rate printed as ``logprob``.
+
 If inspect_ai (and the openai package it drives) is installed, the same load also goes
 through inspect_ai's ``openai/<model>`` provider against the same server, with
 ``max_connections`` = concurrency, and the script prints both rates and their ratio. Usage:
 
     python3 benchmarks/bench_eval_throughput.py [-n 2000] [--concurrency 32] [--latency 0.05]
-        [--http-client asyncio|httpx] [--no-inspect]
+        [--http-client asyncio|httpx] [--no-inspect] [--no-logprob]
 
 (``pip install -e '.[bench]'`` installs inspect_ai and openai.)
 """
@@ -30,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from buildds.evaluate.backends.openai import HttpClientName, OpenAIBackend
+from buildds.evaluate.logprob import logprob_request, scored_result
 from buildds.schema.evaluation import ChatMessage, ChatRequest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,8 +67,11 @@ def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
 
 
 def run_buildds(
-    base_url: str, n: int, concurrency: int, http_client: HttpClientName = "asyncio"
+    base_url: str, n: int, concurrency: int, http_client: HttpClientName = "asyncio",
+    logprob: bool = False,
 ) -> tuple[float, float, int]:
+    """Elapsed s, client CPU s and errors of ``n`` requests; ``logprob``: asking for the
+    answers' log-probabilities, each result scored from them (an error when it cannot be)."""
     backend = OpenAIBackend(
         "bench-model", base_url=base_url, concurrency=concurrency, http_client=http_client
     )
@@ -76,11 +84,15 @@ def run_buildds(
         )
         for i in range(n)
     ]
+    if logprob:
+        requests = [logprob_request(r, ("1", "0")) for r in requests]
 
     async def main() -> tuple[float, float, int]:
         await backend.complete_many(requests[:concurrency])  # warm up: connections open
         cpu0, t0 = cpu_s(), time.perf_counter()
         results = await backend.complete_many(requests)
+        if logprob:
+            results = [scored_result(r)[0] for r in results]
         elapsed, cpu = time.perf_counter() - t0, cpu_s() - cpu0
         await backend.aclose()
         return elapsed, cpu, sum(r.error is not None for r in results)
@@ -143,6 +155,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--http-client", choices=("asyncio", "httpx"), default="asyncio")
     parser.add_argument("--no-inspect", action="store_true")
+    parser.add_argument("--no-logprob", action="store_true")
     args = parser.parse_args()
     ideal = args.concurrency / args.latency
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
@@ -151,6 +164,10 @@ def main() -> None:
         ours = measured(proc, "buildds", args.n,
                         lambda: run_buildds(base_url, args.n, args.concurrency, args.http_client))
         rate = report("buildds", args.n, *ours, ideal)
+        if not args.no_logprob:
+            lp = measured(proc, "logprob", args.n, lambda: run_buildds(
+                base_url, args.n, args.concurrency, args.http_client, logprob=True))
+            report("logprob", args.n, *lp, ideal)
         if args.no_inspect:
             return
         try:

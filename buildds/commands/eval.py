@@ -69,6 +69,12 @@ class Seconds(click.ParamType):
 @click.option("--shots", type=click.IntRange(min=0), multiple=True, default=(0,),
               show_default=True,
               help="Demonstrations (jbe: 0 or 4; clause-revision: 0 or 8); repeatable.")
+@click.option("--scoring", "scorings", type=click.Choice(["generate", "logprob"]),
+              multiple=True, default=("generate",), show_default=True,
+              help="How answers are scored, repeatable: generate (parse the written answer) "
+                   "or logprob (the most probable allowed answer by the model's "
+                   "log-probabilities; jbe and appellate-review detection/classification, "
+                   "openai: and hf: models), reported as its own row '<model> (logprob)'.")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Evaluate only the first N scored items (a smoke test).")
 @click.option("--out", type=Utf8Path(file_okay=False, path_type=Path), required=True,
@@ -124,6 +130,7 @@ class Seconds(click.ParamType):
 def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ...],
              judges: tuple[str, ...], form_judges: tuple[str, ...],
              models_file: Path | None, allow_failures: bool, shots: tuple[int, ...],
+             scorings: tuple[str, ...],
              limit: int | None, out: Path, base_url: str | None, api_key_env: str,
              concurrency: int, rpm: float | None, tpm: float | None, timeout: float,
              max_attempts: int, max_retry_after: float, deadline: float | None,
@@ -186,7 +193,8 @@ def eval_cmd(ctx: click.Context, dataset: Path, task: str, models: tuple[str, ..
                           shots=sorted(set(shots)), limit=limit, out=out,
                           backend_options=options, use_cache=not no_cache, seed=seed,
                           quiet=quiet, deadline_s=deadline, task_options=task_options,
-                          form_judges=list(form_judges), endpoints=endpoints)
+                          form_judges=list(form_judges), endpoints=endpoints,
+                          scorings=scorings)
     except OptionError as exc:
         raise click.BadParameter(exc.message, ctx=ctx, param_hint=f"'{exc.option}'") from exc
     except BuildError as exc:

@@ -22,7 +22,7 @@ no dates in the card, everything written to a temp folder and swapped in with ``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,9 +149,11 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                    validation: dict[str, Any] | None = None,
                    staging: OutputStaging | None = None,
                    review: Sequence[dict[str, Any]] | None = None,
-                   notes: Sequence[str] = (), jurisdiction: str = "cn") -> ArbenchExport:
+                   notes: Sequence[str] = (), jurisdiction: str = "cn",
+                   extra_files: Mapping[str, str] | None = None) -> ArbenchExport:
     """Write the AR-Bench export under ``out`` (see the module docstring; into the run's
-    ``staging`` when given, swapped in when the run commits). Raises
+    ``staging`` when given, swapped in when the run commits); ``extra_files`` (the peers'
+    task files, path → text) beside ``data/``. Raises
     :class:`ExportError` for duplicate ids, rows that do not fit the features, or a failed
     write (the previous export is kept). ``review``: a reviewer's validity rates
     (:class:`~buildds.schema.review.ValidityRate` fields) for the card; ``notes``: lines the
@@ -193,7 +195,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
         return render_card(context, CARD_TEMPLATE)
 
     files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench",
-                         staging=staging)
+                         staging=staging, extra_files=extra_files)
     return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
                          splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
                          files=files)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os  # noqa: F401 - tests/export/test_hf.py patches common.os.replace (the staging swap)
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,7 +186,8 @@ def write_parquet(pq: Any, table: Any, path: Path) -> None:
 
 def write_export(dd: Any, *, out: Path, splits: Sequence[str],
                  card: Callable[[dict[str, dict[str, int]]], str], what: str,
-                 staging: OutputStaging | None = None) -> dict[str, str]:
+                 staging: OutputStaging | None = None,
+                 extra_files: Mapping[str, str] | None = None) -> dict[str, str]:
     """Write a ``DatasetDict`` as ``out/dataset`` (save_to_disk, one shard per split),
     ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes)`` renders the card
     from each split's ``num_examples``/``num_bytes``/``download_size``.
@@ -195,6 +196,9 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
     swapped in only when complete, so a failed or killed export leaves the previous one
     intact. With ``staging`` (the run's own), the three are staged there and swapped in with
     the run's other outputs when the run commits; without, they are swapped in here.
+    ``extra_files`` (path relative to ``out`` → text, e.g. the peers' task files
+    ``inspect/jbe.py``, ``lm_eval/jbe.yaml``) are staged the same way, each top folder as
+    a whole.
     Failures become :class:`ExportError` naming ``what`` and the path (the staging folder is
     discarded). Returns every written file (relative path → sha256), sorted by path."""
 
@@ -212,8 +216,9 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
                      "download_size": (data_dir / f"{s}.parquet").stat().st_size}
                  for s in splits}
         readme.write_text(card(sizes), encoding="utf-8")
+        tops = [dataset_dir, data_dir, readme, *_write_extra(stage, extra_files or {})]
         files = {p.relative_to(stage.folder).as_posix(): sha256_file(p)
-                 for top in (dataset_dir, data_dir, readme)
+                 for top in tops
                  for p in sorted([top, *top.rglob("*")]) if p.is_file()}
         if own:
             stage.commit()
@@ -235,6 +240,19 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
         if own:
             stage.discard()
     return dict(sorted(files.items()))
+
+
+def _write_extra(stage: OutputStaging, files: Mapping[str, str]) -> list[Path]:
+    """Write ``files`` into the staging folder; their top folders (or files)."""
+    tops: dict[str, Path] = {}
+    for rel, text in sorted(files.items()):
+        top = rel.split("/", 1)[0]
+        if top not in tops:
+            tops[top] = stage.tree(top)
+        path = stage.folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return list(tops.values())
 
 
 # --------------------------------------------------------------------------- card metadata

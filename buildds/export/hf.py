@@ -38,7 +38,7 @@ import random
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -320,12 +320,14 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
                fingerprint: str, provenance: dict[str, Any], seed: int = 0,
                validation: dict[str, Any] | None = None,
                staging: OutputStaging | None = None,
-               as_of: JbeAsOf | None = None) -> ExportResult:
+               as_of: JbeAsOf | None = None,
+               extra_files: Mapping[str, str] | None = None) -> ExportResult:
     """Write the JBE-QA export (``dataset/``, ``data/*.parquet``, ``README.md``) under ``out``
     (into the run's ``staging``, when given: swapped in when the run commits). With
     ``as_of``, the ``needs_review`` items go to their own split, the exemplars are drawn
     with :func:`select_fewshot_stable` from the few-shot eligible items, and every row has
-    its status.
+    its status. ``extra_files`` (the peers' task files, path → text) are written beside
+    ``data/``.
 
     Raises :class:`ExportError` for duplicate ids, a label that disagrees with ``answer``,
     too few items for the few-shot draw, or a failed write (the previous export is kept)."""
@@ -361,7 +363,8 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
             context["as_of"] = as_of_card_context(as_of, ordered, review)
         return render_card(context, CARD_TEMPLATE)
 
-    files = write_export(dd, out=out, splits=splits, what="JBE-QA", staging=staging, card=card)
+    files = write_export(dd, out=out, splits=splits, what="JBE-QA", staging=staging, card=card,
+                         extra_files=extra_files)
     return ExportResult(out=out, fingerprint=fingerprint, seed=seed,
                         splits={s: len(split_items[s]) for s in splits},
                         split_fingerprints=split_fps, fewshot_ids=fewshot_ids,

@@ -23,7 +23,7 @@ the card, everything written to a temp folder and swapped in with ``os.replace``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -145,7 +145,8 @@ def _columns(rows: Sequence[dict[str, Any]], features: Any) -> dict[str, list[An
 def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *, out: Path,
             fingerprint: str, provenance: dict[str, Any], seed: int, title: str, about: str,
             labels: list[tuple[str, int]] | None,
-            staging: OutputStaging | None = None) -> RikaiExport:
+            staging: OutputStaging | None = None,
+            extra_files: Mapping[str, str] | None = None) -> RikaiExport:
     """Write one export; ``splits`` holds each split's rows as dicts (a record's
     ``as_dict()``, labels encoded), one key per feature."""
     out = Path(out)
@@ -180,7 +181,8 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
         }
         return render_card(context, CARD_TEMPLATE)
 
-    files = write_export(dd, out=out, splits=names, card=card, what=task, staging=staging)
+    files = write_export(dd, out=out, splits=names, card=card, what=task, staging=staging,
+                         extra_files=extra_files)
     return RikaiExport(out=out, task=task, fingerprint=fingerprint, seed=seed,
                        splits={s: len(splits[s]) for s in names}, split_fingerprints=split_fps,
                        files=files)
@@ -196,8 +198,10 @@ def _check_splits(splits: dict[str, list[_T]]) -> dict[str, list[_T]]:
 def export_classification(items: dict[str, list[ClassificationItem]], *, out: Path,
                           label_inventory: Sequence[str], fingerprint: str,
                           provenance: dict[str, Any], seed: int = 0,
-                          staging: OutputStaging | None = None) -> RikaiExport:
-    """Write the clause-classification export (into the run's ``staging`` when given).
+                          staging: OutputStaging | None = None,
+                          extra_files: Mapping[str, str] | None = None) -> RikaiExport:
+    """Write the clause-classification export (into the run's ``staging`` when given;
+    ``extra_files``, the peers' task files, beside ``data/``).
     ``items`` maps ``evaluation`` and ``development`` to items from
     :func:`buildds.transform.rikai.classification_items` (split with
     :func:`~buildds.transform.rikai.split_items`). A label outside ``label_inventory`` is an
@@ -222,7 +226,7 @@ def export_classification(items: dict[str, list[ClassificationItem]], *, out: Pa
              "type it contains, from the label inventory below (multi-label).")
     return _export("classification", encoded, features, out=out, fingerprint=fingerprint,
                    provenance=provenance, seed=seed, title="LegalRikai clause classification",
-                   about=about, labels=labels, staging=staging)
+                   about=about, labels=labels, staging=staging, extra_files=extra_files)
 
 
 def export_revision(items: dict[str, list[RevisionItem]], *, out: Path, fingerprint: str,

@@ -62,7 +62,9 @@ View = Literal["accepted", "original"]
 ItemT = TypeVar("ItemT", bound=RikaiItem)
 #: the code of the build: this job and every buildds module it imports (buildds.code_version),
 #: and the card's template
-_CODE = (("buildds.jobs.contracts",), ("export/cards/rikai.md.j2",))
+_CODE = (("buildds.jobs.contracts", "buildds.evaluate.peers.render"),
+         ("export/cards/rikai.md.j2", *(f"evaluate/peers/templates/rikai_{n}" for n in (
+             "core.py.j2", "inspect.py.j2", "lm_eval.yaml.j2", "lm_eval_utils.py.j2"))))
 
 
 def code_version() -> str:
@@ -264,6 +266,7 @@ def _export_task(run: _Run, task: Task, rows: list[ClauseRow], notes: list[Annot
                  inventory: list[str] | None, *, provenance: dict[str, Any], seed: int,
                  eval_share: float) -> None:
     """Join the annotations to the clause rows, reject what did not join, split and export."""
+    from buildds.evaluate.peers import peer_task_files
     from buildds.export.rikai import export_classification, export_revision
     from buildds.transform.rikai import classification_items, label_frequencies, revision_items
 
@@ -274,7 +277,8 @@ def _export_task(run: _Run, task: Task, rows: list[ClauseRow], notes: list[Annot
                                                 seed=seed, eval_share=eval_share)
         export_classification(splits, out=run.out, label_inventory=result.label_inventory,
                               fingerprint=fingerprint, provenance=provenance, seed=seed,
-                              staging=run.staging)
+                              staging=run.staging,
+                              extra_files=peer_task_files("clause-classification"))
     else:
         revisions = revision_items(rows, notes)
         rev_splits, fingerprint = _reject_and_split(run, task, revisions,

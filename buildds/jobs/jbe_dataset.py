@@ -42,7 +42,12 @@ STAGE = "jbe-items"
 #: (modules with every buildds module they import — buildds.code_version — and data files)
 _CODE = (("buildds.transform.jbe_items", "buildds.transform.corrections", "buildds.export.xml",
           "buildds.schema.jbe_build"), ("jobs/jbe_dataset.py",))
-_EXPORT_CODE = (("buildds.export.hf", "buildds.validate.report"), ("export/cards/jbe.md.j2",))
+_EXPORT_CODE = (("buildds.export.hf", "buildds.validate.report", "buildds.evaluate.peers.render"),
+                ("export/cards/jbe.md.j2", "evaluate/peers/templates/jbe_core.py.j2",
+                 "evaluate/peers/templates/jbe_inspect.py.j2",
+                 "evaluate/peers/templates/jbe_lm_eval.yaml.j2",
+                 "evaluate/peers/templates/jbe_lm_eval_utils.py.j2",
+                 "evaluate/prompts/jbe_system.txt", "evaluate/prompts/jbe_user.j2"))
 MARKER = ".dataset-fingerprint"
 
 
@@ -174,6 +179,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
 
     if not outcome.items:
         return outcome
+    from buildds.evaluate.peers import peer_task_files
     from buildds.export.hf import export_jbe
     from buildds.validate.report import items_frame, validate_jbe
 
@@ -187,7 +193,8 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         return outcome
     result = export_jbe(outcome.items, outcome.exclusions, out=out,
                         fingerprint=outcome.fingerprint, provenance=provenance, seed=seed,
-                        validation=outcome.validation, staging=staging, as_of=outcome.as_of)
+                        validation=outcome.validation, staging=staging, as_of=outcome.as_of,
+                        extra_files=peer_task_files("jbe"))
     outcome.fewshot_ids = result.fewshot_ids
     outcome.exported = True
     cache.put("jbe-export", outcome.fingerprint,

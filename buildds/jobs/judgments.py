@@ -89,9 +89,12 @@ DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
 #: the code of the build: this job and every buildds module it imports (buildds.code_version),
-#: and the templates of the card and the reviewer's sample
-_CODE = (("buildds.jobs.judgments",), ("export/cards/arbench.md.j2",
-                                       "export/templates/review_sample.html.j2"))
+#: the card's template, the reviewer's sample template and the peers' task files
+#: (buildds.evaluate.peers)
+_CODE = (("buildds.jobs.judgments", "buildds.evaluate.peers.render"),
+         ("export/cards/arbench.md.j2", "export/templates/review_sample.html.j2",
+          *(f"evaluate/peers/templates/ar_{n}" for n in (
+              "core.py.j2", "inspect.py.j2", "lm_eval.yaml.j2", "lm_eval_utils.py.j2"))))
 
 
 def code_version() -> str:
@@ -338,6 +341,7 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -> None:
     """Step "export": the dataset, parquet files and card, into ``staging``."""
     from buildds.errors import ExportError
+    from buildds.evaluate.peers import peer_task_files
     from buildds.export.arbench import export_arbench
 
     report = run.report
@@ -348,7 +352,8 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -
                        provenance=provenance, seed=run.seed, validation=report.validation,
                        staging=staging, review=report.review,
                        notes=JP_NOTES if run.options["profile"] == "jp" else (),
-                       jurisdiction=run.options["profile"])
+                       jurisdiction=run.options["profile"],
+                       extra_files=peer_task_files("appellate-review"))
     except ExportError as exc:
         raise BuildError(exc.message, source=exc.source or str(run.out)) from exc
     report.exported = True

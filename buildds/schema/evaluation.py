@@ -52,11 +52,14 @@ class ChatRequest(Frozen):
     #: original files for backends that accept them; backends without file support send
     #: the messages only (the text of the files is in them)
     attachments: tuple[Attachment, ...] = ()
+    #: ``--scoring logprob``: the allowed answers, each scored by its probability (backends
+    #: that can score answers fill ``ChatResult.choice_logprobs``); never sent as such
+    choices: tuple[str, ...] = ()
 
     @model_serializer(mode="wrap")
     def _drop_unset(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = handler(self)
-        for key in ("attempt", "attachments"):
+        for key in ("attempt", "attachments", "choices"):
             if key in data and not data[key]:
                 del data[key]
         return data
@@ -70,6 +73,9 @@ class ChatResult(Frozen):
     attempts: int = 1
     latency_s: float | None = None
     usage: dict[str, int] = Field(default_factory=dict)
+    #: ``--scoring logprob``: the log-probability of each of ``ChatRequest.choices`` (None:
+    #: not among the alternatives the backend reported)
+    choice_logprobs: dict[str, float | None] | None = None
 
 
 class SampleRecord(Frozen):
@@ -84,3 +90,13 @@ class SampleRecord(Frozen):
     #: the gold answer, for reading the file without the dataset
     gold: Any = None
     cached: bool = False
+    #: ``--scoring logprob``: each allowed answer's probability (normalised over them);
+    #: left out of samples.jsonl under generative scoring
+    choice_probs: dict[str, float] | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_no_probs(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("choice_probs") is None:
+            data.pop("choice_probs", None)
+        return data

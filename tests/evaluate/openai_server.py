@@ -20,7 +20,15 @@ What it answers is scripted by markers in the last user message:
 ``[gzip:N]``       answer N bytes, gzip-compressed (``Content-Encoding: gzip``)
 ``[huge-length]``  claim ``Content-Length: 10**12``, send one byte and hold the connection
 ``[trickle:S]``    send the answer one byte every S seconds (a slow-loris server)
+``[logprobs:A]``   with ``logprobs: true``: the first output token's alternatives, e.g.
+                   ``[logprobs:1=-0.3,0=-1.4]`` (default: the answer at log 0.75 and, for
+                   ``1``/``0``, the other at log 0.25)
 =================  =========================================================
+
+A request with ``logprobs: true`` gets them in the chat format (vLLM, llama.cpp server,
+OpenAI): one position per character of the answer, each with ``top_logprobs`` (the first
+position's as above, later ones the character itself at log 0.99). ``answer_of`` (a
+function of the last user message) replaces the default answer ``1``.
 
 It records, per prompt, how many requests it received (``counts``), the Authorization
 headers seen, the request targets (``paths``, query included), arrival times and the
@@ -32,16 +40,19 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import math
 import re
 import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Self
 
 __all__ = ["OpenAITestServer"]
 
-MARKER = re.compile(r"\[(answer|bad|fail|stall|latency|echo-auth|big|gzip|huge-length|trickle)"
+MARKER = re.compile(r"\[(answer|bad|fail|stall|latency|echo-auth|big|gzip|huge-length|trickle"
+                    r"|logprobs)"
                     r"(?::([^\]]*))?\]")
 BAD_ANSWER = "1. Explanation: the statement follows from the cited article."
 REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests",
@@ -57,7 +68,10 @@ class OpenAITestServer:
         stall_s: float = 30.0,
         retry_after: str = "1",
         keep_alive: bool = True,
+        answer_of: Callable[[str], str] | None = None,
     ):
+        #: the default answer to a prompt (else ``1``)
+        self.answer_of = answer_of
         #: False: hang up after every answer without saying so (as servers do with idle
         #: keep-alive connections), so that clients must notice and reconnect
         self.keep_alive = keep_alive
@@ -171,7 +185,8 @@ class OpenAITestServer:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            answer = "1"
+            answer = self.answer_of(prompt) if self.answer_of is not None else "1"
+            alternatives: str | None = None
             delay = self.latency
             auth = headers.get("authorization") or ""
             for kind, arg in MARKER.findall(prompt):
@@ -193,6 +208,8 @@ class OpenAITestServer:
                     return 200, {"X-Trickle": arg}, data
                 if kind == "answer":
                     answer = arg
+                elif kind == "logprobs":
+                    alternatives = arg
                 elif kind == "bad":
                     answer = BAD_ANSWER
                 elif kind == "stall":
@@ -208,7 +225,11 @@ class OpenAITestServer:
                         return int(code), extra, {"error": {"message": f"scripted {code}"}}
             if delay:
                 await asyncio.sleep(delay)
-            return 200, {}, _completion(request.get("model", "test"), answer, prompt)
+            completion = _completion(request.get("model", "test"), answer, prompt)
+            if request.get("logprobs"):
+                completion["choices"][0]["logprobs"] = _logprobs(
+                    answer, alternatives, int(request.get("top_logprobs") or 0))
+            return 200, {}, completion
         finally:
             self.in_flight -= 1
 
@@ -333,6 +354,25 @@ def _completion(model: str, text: str, prompt: str) -> dict[str, Any]:
             "total_tokens": prompt_tokens + 1,
         },
     }
+
+
+def _logprobs(answer: str, alternatives: str | None, top: int) -> dict[str, Any]:
+    """Chat-format logprobs: one position per character of ``answer``."""
+    if alternatives:
+        first = {t: float(v) for t, _, v in (a.partition("=") for a in alternatives.split(","))}
+    else:
+        first = {answer[:1]: math.log(0.75)}
+        if answer in ("1", "0"):
+            first["0" if answer == "1" else "1"] = math.log(0.25)
+    content = []
+    for i, char in enumerate(answer[:8]):
+        alts = first if i == 0 else {char: math.log(0.99)}
+        ranked = sorted(alts.items(), key=lambda kv: -kv[1])[:max(1, top)]
+        content.append({"token": char, "logprob": alts.get(char, ranked[0][1]),
+                        "bytes": list(char.encode()),
+                        "top_logprobs": [{"token": t, "logprob": v, "bytes": list(t.encode())}
+                                         for t, v in ranked]})
+    return {"content": content}
 
 
 def main(argv: list[str]) -> None:

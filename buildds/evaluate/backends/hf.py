@@ -1,8 +1,14 @@
 """A local Hugging Face model through ``transformers.pipeline("text-generation")``.
 
-Only local folders: ``local_files_only=True``, so an evaluation never downloads weights.
-Generation runs in a worker thread, one request at a time (a pipeline is not thread-safe);
-temperature 0 means greedy decoding.
+Only local folders: the tokenizer and the model are loaded with ``local_files_only=True``
+(then handed to the pipeline, which takes that option differently across transformers
+versions), so an evaluation never downloads weights. Generation runs in a worker thread,
+one request at a time (a pipeline is not thread-safe); temperature 0 means greedy decoding.
+
+``--scoring logprob`` (a request with ``choices``): each allowed answer is scored exactly —
+the sum of the log-probabilities of its tokens after the chat-templated prompt (the
+tokenizer's chat template with the generation prompt, as generation sees it) — and the
+result's text is the most probable answer (:mod:`buildds.evaluate.logprob`).
 """
 
 from __future__ import annotations
@@ -35,12 +41,12 @@ class HFBackend(BackendBase):
         except ImportError:
             raise MissingDependency("transformers", "hf", hint="needed by hf: backends")
         self._lock = threading.Lock()
-        self.pipe = transformers.pipeline(
-            "text-generation",
-            model=str(self.path),
-            device=device,
-            model_kwargs={"local_files_only": True},
-        )
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(self.path),
+                                                               local_files_only=True)
+        model = transformers.AutoModelForCausalLM.from_pretrained(str(self.path),
+                                                                  local_files_only=True)
+        self.pipe = transformers.pipeline("text-generation", model=model, tokenizer=tokenizer,
+                                          device=device)
 
     @property
     def cache_namespace(self) -> str:
@@ -64,9 +70,45 @@ class HFBackend(BackendBase):
             return str(generated[-1]["content"])
         return str(generated)
 
+    def _prompt_ids(self, request: ChatRequest) -> list[int]:
+        tokenizer: Any = self.pipe.tokenizer
+        messages = [m.model_dump() for m in request.messages]
+        if getattr(tokenizer, "chat_template", None):
+            text = tokenizer.apply_chat_template(messages, tokenize=False,
+                                                 add_generation_prompt=True)
+            return list(tokenizer(text, add_special_tokens=False)["input_ids"])
+        text = "\n".join(m["content"] for m in messages) + "\n"
+        return list(tokenizer(text)["input_ids"])
+
+    def _score_choices(self, request: ChatRequest) -> dict[str, float | None]:
+        """Each choice's summed token log-probability after the prompt."""
+        import torch
+
+        tokenizer: Any = self.pipe.tokenizer
+        model: Any = self.pipe.model
+        prompt = self._prompt_ids(request)
+        out: dict[str, float | None] = {}
+        with self._lock, torch.no_grad():
+            for choice in request.choices:
+                answer = list(tokenizer(choice, add_special_tokens=False)["input_ids"])
+                if not answer:
+                    out[choice] = None
+                    continue
+                ids = torch.tensor([prompt + answer], device=model.device)
+                logits = model(ids).logits[0, len(prompt) - 1:-1].float()
+                logp = torch.log_softmax(logits, dim=-1)
+                out[choice] = float(logp[torch.arange(len(answer)), answer].sum())
+        return out
+
     async def complete(self, request: ChatRequest) -> ChatResult:
         started = time.monotonic()
         try:
+            if request.choices:
+                scores = await asyncio.to_thread(self._score_choices, request)
+                best = max((c for c in request.choices if scores[c] is not None),
+                           key=lambda c: scores[c] or 0.0, default=None)
+                return ChatResult(text=best, choice_logprobs=scores,
+                                  latency_s=time.monotonic() - started)
             text = await asyncio.to_thread(self._generate, request)
         except Exception as exc:  # noqa: BLE001 - one sample failing must not stop the run
             return ChatResult(text=None, error=f"generation failed: {type(exc).__name__}: {exc}")

@@ -13,6 +13,7 @@ from typing import Any
 
 from buildds.errors import BuildError
 from buildds.evaluate.answering import Deadline
+from buildds.evaluate.runner.scoring import check_scorings
 from buildds.evaluate.tasks import get_task
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import ChatRequest
@@ -59,6 +60,8 @@ class EvalPlan:
     seed: int
     deadline_s: float | None
     deadline: Deadline | None
+    #: how answers are scored: "generate" and/or "logprob" (:mod:`.scoring`)
+    scorings: list[str] = field(default_factory=lambda: ["generate"])
     #: spec → the options its models-file entry sets (``--models``)
     endpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -79,7 +82,8 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
               backend_options: Mapping[str, Any] | None, use_cache: bool, seed: int,
               check_backend_specs: bool, deadline_s: float | None,
               task_options: Mapping[str, Any] | None, form_judges: Sequence[str] = (),
-              endpoints: Mapping[str, Any] | None = None) -> EvalPlan:
+              endpoints: Mapping[str, Any] | None = None,
+              scorings: Sequence[str] = ("generate",)) -> EvalPlan:
     """Check the options of :func:`~buildds.evaluate.runner.run_eval` (the deadline starts
     here). ``check_backend_specs``: check the specs the command line takes (tests that bring
     their own backend factory do not)."""
@@ -98,6 +102,10 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
             the_task.check_shots(s)
         except BuildError as exc:
             raise OptionError("--shots", exc.message) from exc
+    try:
+        scoring_list = check_scorings(the_task, scorings)
+    except BuildError as exc:
+        raise OptionError("--scoring", exc.message) from exc
     options = dict(backend_options or {})
     used = {*models, *judges, *form_judges}
     by_spec = {name: (e.backend_options() if hasattr(e, "backend_options") else dict(e))
@@ -110,7 +118,8 @@ def plan_eval(*, task: str, models: Sequence[str], shots: int | Sequence[int],
                     form_judges=list(form_judges), shots=shot_list, limit=limit,
                     out=Path(out), options=options, cache_path=cache_path,
                     use_cache=use_cache, seed=seed, deadline_s=deadline_s,
-                    deadline=deadline, endpoints=by_spec)
+                    deadline=deadline, endpoints=by_spec,
+                    scorings=scoring_list)
 
 
 def _check_models(models: Sequence[str]) -> list[str]:

@@ -29,7 +29,8 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
              deadline_s: float | None = None,
              task_options: Mapping[str, Any] | None = None,
              form_judges: Sequence[str] = (),
-             endpoints: Mapping[str, Any] | None = None) -> EvalReport:
+             endpoints: Mapping[str, Any] | None = None,
+             scorings: Sequence[str] = ("generate",)) -> EvalReport:
     """Evaluate ``models`` (backend specs: ``openai:gpt-4o``, ``mock``, ``majority`` …) on
     the export at ``dataset_path`` with ``task`` and write the results under ``out`` (see
     :mod:`buildds.evaluate.runner`). ``judges`` are the judge backends of a judged task.
@@ -42,12 +43,14 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     ``form_judges``: highbar's form judges. ``endpoints``: spec → its models-file entry
     (:func:`buildds.evaluate.models_file.load_models_file`), whose options override
     ``backend_options`` for that spec.
+    ``scorings``: ``generate`` (the default) and/or ``logprob`` (:mod:`.scoring`).
     ``backend_factory(spec, **options)`` replaces :func:`make_backend` (tests)."""
     plan = plan_eval(task=task, models=models, shots=shots, limit=limit, out=out,
                      judges=judges, backend_options=backend_options, use_cache=use_cache,
                      seed=seed, check_backend_specs=backend_factory is None,
                      deadline_s=deadline_s, task_options=task_options,
-                     form_judges=form_judges, endpoints=endpoints)
+                     form_judges=form_judges, endpoints=endpoints,
+                     scorings=scorings)
     factory = backend_factory or default_factory
     data = prepare_data(plan, dataset_path)
     redactor = Redactor.from_env(plan.key_variables())
@@ -71,7 +74,7 @@ def run_eval(dataset_path: str | Path, *, task: str = "jbe", models: Sequence[st
     write_leaderboard(plan, data, files, report)
     report.report_html = write_report_html(plan, data, files, report)
     write_manifest(plan, data, files, report, dataset_path, model_entries, judge_entries)
-    report.warnings = run_warnings(plan.task, data.scored_items, plan.deadline,
-                                   cached=plan.use_cache)
+    report.warnings = [*report.warnings, *run_warnings(plan.task, data.scored_items,
+                                                       plan.deadline, cached=plan.use_cache)]
     report.abandoned = plan.deadline.abandoned if plan.deadline is not None else 0
     return report

@@ -27,6 +27,13 @@ from buildds.evaluate.runner.outcome import (
     failed_requests,
 )
 from buildds.evaluate.runner.plan import EvalPlan, PreparedData
+from buildds.evaluate.runner.scoring import (
+    LogprobScoring,
+    scoring_label,
+    scoring_slug,
+    supports_logprob,
+    with_choice_probs,
+)
 from buildds.schema.evaluation import ChatRequest, ChatResult, SampleRecord
 
 __all__ = ["RunContext", "build_judges", "run_models", "run_setting"]
@@ -77,23 +84,34 @@ def run_models(ctx: RunContext, factory: Callable[..., Any], report: EvalReport
         settings = scrub_secrets(backend.settings())
         entries.append(ModelEntry(spec, slug, settings))
         for s in plan.shots:
-            run, plots = run_setting(ctx, spec, slug, backend, settings, s)
-            report.runs.append(run)
-            report.plots += plots
+            for scoring in plan.scorings:
+                if scoring == "logprob" and not supports_logprob(spec):
+                    report.warnings.append(f"{spec}: logprob scoring needs an openai: or "
+                                           "hf: model; not scored so")
+                    continue
+                run, plots = run_setting(ctx, spec, slug, backend, settings, s, scoring)
+                report.runs.append(run)
+                report.plots += plots
     return entries
 
 
 def run_setting(ctx: RunContext, spec: str, slug: str, backend: Any,
-                settings: dict[str, Any], shots: int) -> tuple[ModelRun, list[Path]]:
-    """Answer, judge, score and write one model × setting; its run and its plots."""
+                settings: dict[str, Any], shots: int, scoring: str = "generate"
+                ) -> tuple[ModelRun, list[Path]]:
+    """Answer, judge, score and write one model × setting (× scoring: logprob scoring is
+    its own row, :mod:`.scoring`); its run and its plots."""
     plan, task = ctx.plan, ctx.plan.task
     items, requests = ctx.data.prepared[shots]
+    if scoring != "generate":
+        backend = LogprobScoring(backend, task, ctx.data.items_by_id)
+        settings = {**settings, "scoring": scoring}
+        spec, slug = scoring_label(spec, scoring), scoring_slug(slug, scoring)
     refused = [task.item_error(it) for it in items]
     results = answer(backend, requests, ctx.progress, f"{spec} {shots}-shot", plan.deadline,
                      refused)
     failed = [failed_requests(spec, requests, results, refused)]
     no_answer = failed_flags(results)
-    records = [task.sample_record(it, rq, rs)
+    records = [with_choice_probs(task.sample_record(it, rq, rs), rs)
                for it, rq, rs in zip(items, requests, results, strict=True)]
     run_dir = plan.out / slug / f"{shots}shot"
     extra_files: dict[str, str] = {}
@@ -110,6 +128,7 @@ def run_setting(ctx: RunContext, spec: str, slug: str, backend: Any,
                **score_answered(task, items, records, no_answer, seed=plan.seed),
                "samples": sample_counts(task, records, no_answer, refused),
                "backend": settings,
+               **({"scoring": scoring} if scoring != "generate" else {}),
                **({"judges": list(plan.judges)} if plan.judges else {}),
                **({"form_judges": list(plan.form_judges)} if plan.form_judges else {})}
     ctx.files.write(run_dir / "metrics.json", dumps_json(metrics))

@@ -37,6 +37,7 @@ from buildds.evaluate.backends.openai.request import request_body, token_estimat
 from buildds.evaluate.backends.openai.response import Answer, parse_reply
 from buildds.evaluate.backends.openai.retry import TokenBucket, retry_wait, too_long_to_wait
 from buildds.evaluate.backends.openai.urls import DEFAULT_BASE_URL, check_base_url, endpoint_url
+from buildds.evaluate.logprob import Position, choice_logprobs
 from buildds.evaluate.redact import Redactor, redact_url, url_secrets
 from buildds.evaluate.request_defaults import (
     DEFAULT_MAX_ATTEMPTS,
@@ -365,10 +366,8 @@ class OpenAIBackend(BackendBase):
                         break
                     wait = retry_wait(exc, attempt, self.backoff_base_s, self.backoff_max_s,
                                       self._rng)
-                    log.debug(
-                        "%s: %s, attempt %d/%d, retrying in %.2fs",
-                        self.name, self._redact(exc.reason), attempt, self.max_attempts, wait,
-                    )
+                    log.debug("%s: %s, attempt %d/%d, retrying in %.2fs", self.name,
+                              self._redact(exc.reason), attempt, self.max_attempts, wait)
                     await asyncio.sleep(wait)
                     continue
                 return ChatResult(
@@ -377,14 +376,20 @@ class OpenAIBackend(BackendBase):
                     usage=result.usage,
                     attempts=attempt,
                     latency_s=time.monotonic() - started,
+                    choice_logprobs=_choice_logprobs(request, result.positions),
                 )
         assert failure is not None
         reason = failure.reason
         if failure.retry and attempt > 1:
             reason += f" (gave up after {attempt} tries)"
-        return ChatResult(
-            text=None,
-            error=self._redact(reason),
-            attempts=attempt,
-            latency_s=time.monotonic() - started,
-        )
+        return ChatResult(text=None, error=self._redact(reason), attempts=attempt,
+                          latency_s=time.monotonic() - started)
+
+
+def _choice_logprobs(request: ChatRequest, positions: list[Position] | None
+                     ) -> dict[str, float | None] | None:
+    """``--scoring logprob``: each allowed answer's log-probability along the reply's
+    output tokens (:mod:`buildds.evaluate.logprob`); None when not asked or not given."""
+    if not request.choices or positions is None:
+        return None
+    return choice_logprobs(positions, request.choices)

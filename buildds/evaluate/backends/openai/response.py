@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from buildds.evaluate.backends.http_transport import Failure, Reply
 from buildds.evaluate.backends.openai.retry import RETRY_AFTER_STATUSES, RETRY_STATUSES
+from buildds.evaluate.logprob import Position, read_positions
 from buildds.httputil import parse_retry_after
 
 __all__ = ["FATAL_STATUSES", "Answer", "parse_reply", "snippet"]
@@ -28,6 +29,8 @@ class Answer(NamedTuple):
     text: str | None
     error: str | None
     usage: dict[str, int]
+    #: the output tokens and their top alternatives, when the reply has log-probabilities
+    positions: list[Position] | None = None
 
 
 def snippet(body: bytes, redact: Callable[[str], str]) -> str:
@@ -52,8 +55,9 @@ def parse_reply(reply: Reply, redact: Callable[[str], str]) -> Answer:
         data = json.loads(reply.body)
         text = data["choices"][0]["message"].get("content")
         usage = {k: v for k, v in (data.get("usage") or {}).items() if isinstance(v, int)}
+        positions = read_positions(data["choices"][0])
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise Failure(f"bad response: {snippet(reply.body, redact)}", retry=False)
     if text is None:
-        return Answer(None, "no content in response", usage)
-    return Answer(text, None, usage)
+        return Answer(None, "no content in response", usage, positions)
+    return Answer(text, None, usage, positions)

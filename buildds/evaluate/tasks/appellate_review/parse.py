@@ -39,6 +39,7 @@ __all__ = [
     "CLASSES",
     "CLASSIFICATION_ANSWERS",
     "CLASS_ANSWER",
+    "CLEANING",
     "DETECTION_ANSWERS",
     "TARGETS",
     "Parsed",
@@ -76,8 +77,12 @@ CLASSIFICATION_ANSWERS: dict[str, str] = {
 
 _THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
 _WRAP = ("**", "`", "“", "”", "\"", "'", "「", "」", "『", "』")
+_CLOSE = {"“": "”", "「": "」", "『": "』"}
 _PREFIX = re.compile(r"^(?:最终)?(?:答案|回答|答)\s*[:：]\s*")
 _TRAILING = "。．.！!"
+#: what :func:`clean_output` removes, for the peers' task files (buildds.evaluate.peers)
+CLEANING: dict[str, Any] = {"think": _THINK.pattern, "wrap": _WRAP, "close": _CLOSE,
+                            "prefix": _PREFIX.pattern, "trailing": _TRAILING}
 _CHARGE_SEP = re.compile(r"[；;，,\n]+")
 _CHARGE_NAME = re.compile(r"[\u4e00-\u9fff、（）()]+罪")
 _TERM_PREFIX = re.compile(r"^(?:刑期\s*[:：]\s*)?(?:判处)?(?:有期徒刑|拘役|管制)?")
@@ -100,7 +105,7 @@ def _unwrap(text: str) -> str:
     while changed and text:
         changed = False
         for mark in _WRAP:
-            close = {"“": "”", "「": "」", "『": "』"}.get(mark, mark)
+            close = _CLOSE.get(mark, mark)
             if len(text) >= 2 * len(mark) and text.startswith(mark) and text.endswith(close) \
                     and len(text) > len(mark) + len(close):
                 text = text[len(mark):len(text) - len(close)].strip()

@@ -276,12 +276,22 @@ class AppellateReviewTask(TaskBase):
 
     #: correction: the runner fits one baseline per target (see :meth:`_target_of`)
     baseline_stratum: Any = None
+    #: ``--scoring logprob`` (detection, classification): an item's allowed answers
+    answer_choices: Any = None
 
     def __init__(self, variant: str | None = None) -> None:
         self.variant = parse_variant(variant)
         self.name = self.variant.name
         if self.variant.subtask == "correction":
             self.baseline_stratum = self._target_of
+        else:
+            self.answer_choices = self._answer_choices
+
+    def _answer_choices(self, item: Mapping[str, Any]) -> tuple[str, ...]:
+        """Detection ``是``/``否``; classification ``罪名``/``刑期``/``罚金``."""
+        if self.variant.subtask == "detection":
+            return ("是", "否")
+        return tuple(arp.CLASS_ANSWER.values())
 
     @staticmethod
     def _target_of(item: Mapping[str, Any]) -> str:

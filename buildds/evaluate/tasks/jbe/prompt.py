@@ -27,13 +27,14 @@ from buildds.pipeline import canonical_json
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.evaluation import ChatMessage, ChatRequest
 
-__all__ = ["SYSTEM_TEMPLATE", "USER_TEMPLATE", "build_messages", "gold_answer",
+__all__ = ["REMARK_PREFIX", "SYSTEM_TEMPLATE", "USER_TEMPLATE", "build_messages", "gold_answer",
            "instruction_sentence", "prompt_sha256", "render_user", "system_prompt",
            "template_hashes"]
 
 SYSTEM_TEMPLATE = "jbe_system.txt"
 USER_TEMPLATE = "jbe_user.j2"
-_REMARK_PREFIX = re.compile(r"^\s*なお[、，,]\s*")
+#: the "なお、" a remark may start with (the template writes its own)
+REMARK_PREFIX = re.compile(r"^\s*なお[、，,]\s*")
 
 
 # --------------------------------------------------------------------------- templates
@@ -73,7 +74,7 @@ def render_user(item: Mapping[str, Any]) -> str:
                          "are required")
     remark = _text(item.get("remark"))
     if remark is not None:
-        remark = _text(_REMARK_PREFIX.sub("", remark))
+        remark = _text(REMARK_PREFIX.sub("", remark))
     return packaged_template(USER_TEMPLATE, keep_trailing_newline=False).render(
         subject_jp=subject_jp, theme=_text(item.get("theme")), lead_in=_text(item.get("lead_in")),
         instruction_sentence=instruction_sentence(instruction), question=question, remark=remark)

@@ -85,6 +85,10 @@ class JbeTask(TaskBase):
     def reference_answer(self, item: Mapping[str, Any]) -> str:
         return "1" if gold_answer(item) else "0"
 
+    def answer_choices(self, item: Mapping[str, Any]) -> tuple[str, ...]:
+        """``--scoring logprob``: the two answers the prompt allows."""
+        return ("1", "0")
+
     def title(self) -> str:
         return "JBE-QA leaderboard"
 

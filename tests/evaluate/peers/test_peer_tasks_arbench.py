@@ -1,0 +1,120 @@
+"""AR-Bench exports ship ``inspect/appellate_review.py`` and ``lm_eval/appellate_review_*.yaml``
+(+ ``utils.py``); run in inspect_ai and lm-eval against the scripted server on 127.0.0.1, they
+give buildds' per-sample answers and scores (detection and classification), its metrics, and
+send buildds' very requests."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from buildds.evaluate.peers import peer_task_files
+from buildds.evaluate.runner import run_eval
+from tests.evaluate.openai_server import OpenAITestServer
+from tests.evaluate.peers.test_peer_tasks import _by_prompt
+
+METRICS = ("accuracy", "macro_precision", "macro_recall", "macro_f1", "if_rate")
+#: what the server answers, by a hash of the prompt: clean, wrapped, reasoned and bad answers
+DETECTION = ("是", "否", "**否**", "答案：是。", "<think>看一下</think>否", "我认为是")
+CLASSIFICATION = ("罪名", "刑期", "「罚金」", "<think>…</think>刑期", "无错误", "罚金错误")
+
+
+def answer_of(prompt: str) -> str:
+    answers = DETECTION if "是否存在错误" in prompt else CLASSIFICATION
+    return answers[int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % len(answers)]
+
+
+@pytest.fixture(scope="module")
+def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from buildds.export.arbench import export_arbench
+    from tests.evaluate.tasks.appellate_review.test_task import _synthetic_rows
+
+    out = tmp_path_factory.mktemp("arbench_peers") / "export"
+    export_arbench(_synthetic_rows(), out=out, fingerprint="a" * 32, provenance={}, seed=0,
+                   extra_files=peer_task_files("appellate-review"))
+    return out
+
+
+def test_the_export_ships_the_task_files(export: Path):
+    files = peer_task_files("appellate-review")
+    assert sorted(files) == ["inspect/appellate_review.py",
+                             "lm_eval/appellate_review_classification.yaml",
+                             "lm_eval/appellate_review_detection.yaml", "lm_eval/utils.py"]
+    for rel, text in files.items():
+        assert (export / rel).read_text(encoding="utf-8") == text
+        assert "import buildds" not in text
+
+
+def _buildds(export: Path, server: OpenAITestServer, out: Path, subtask: str) -> Any:
+    server.reset()
+    run_eval(export, task=f"appellate-review:{subtask}", models=["openai:m"], out=out,
+             backend_options={"base_url": server.base_url}, use_cache=False)
+    run = out / "openai_m" / "0shot"
+    samples = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+    return samples, json.loads((run / "metrics.json").read_text()), _by_prompt(server.bodies)
+
+
+def _inspect(export: Path, server: OpenAITestServer, logs: Path, subtask: str) -> Any:
+    from inspect_ai import eval as inspect_eval
+
+    server.reset()
+    log = inspect_eval(f"inspect/appellate_review.py@appellate_review_{subtask}",
+                       model="openai-api/local/m", model_base_url=server.base_url,
+                       log_dir=str(logs), display="none")[0]
+    assert log.status == "success", log.error
+    samples = [{"id": s.id, "answer": s.scores["ar_answer"].answer,
+                "score": 1.0 if s.scores["ar_answer"].value == "C" else 0.0,
+                "raw": s.output.completion} for s in log.samples]
+    metrics = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    return samples, metrics, _by_prompt(server.bodies)
+
+
+def _lm_eval(export: Path, server: OpenAITestServer, subtask: str) -> Any:
+    import lm_eval
+    from lm_eval.tasks import TaskManager
+
+    server.reset()
+    name = f"buildds_appellate_review_{subtask}"
+    result = lm_eval.simple_evaluate(
+        model="local-chat-completions",
+        model_args=f"model=m,base_url={server.base_url}/chat/completions,num_concurrent=1,"
+                   "max_retries=1",
+        tasks=[name], task_manager=TaskManager(include_path=str(export / "lm_eval")),
+        apply_chat_template=True, log_samples=True)
+    samples = [{"id": s["doc"]["id"], "answer": s["answer"], "score": s["acc"],
+                "raw": s["resps"][0][0]} for s in result["samples"][name]]
+    scores = result["results"][name]
+    metrics = {k: scores[f"{'acc' if k == 'accuracy' else k},none"] for k in METRICS}
+    return samples, metrics, _by_prompt(server.bodies)
+
+
+def _visible(raw: str) -> str:
+    """The answer without a leading <think> block (inspect_ai keeps it apart, as reasoning;
+    the parsers drop it either way)."""
+    return re.sub(r"^\s*<think>.*?</think>", "", raw, flags=re.DOTALL)
+
+
+@pytest.mark.parametrize("subtask", ["detection", "classification"])
+def test_peers_reproduce_buildds(export, tmp_path, monkeypatch, subtask):
+    pytest.importorskip("inspect_ai")
+    pytest.importorskip("lm_eval")
+    monkeypatch.chdir(export)
+    monkeypatch.setenv("LOCAL_API_KEY", "unused")
+    with OpenAITestServer(answer_of=answer_of) as server:
+        samples, metrics, requests = _buildds(export, server, tmp_path / "eval", subtask)
+        theirs = {"inspect_ai": _inspect(export, server, tmp_path / "logs", subtask),
+                  "lm-eval": _lm_eval(export, server, subtask)}
+    assert None in {s["parsed"] for s in samples} and len({s["parsed"] for s in samples}) >= 3
+    want = [(s["id"], None if s["parsed"] is None else str(s["parsed"]), s["score"],
+             _visible(s["raw_output"])) for s in samples]
+    for peer, (peer_samples, peer_metrics, peer_requests) in theirs.items():
+        assert [(s["id"], s["answer"], s["score"], _visible(s["raw"]))
+                for s in peer_samples] == want, peer
+        for key in METRICS:
+            assert peer_metrics[key] == pytest.approx(metrics[key], abs=1e-6), (peer, key)
+        assert peer_requests == requests, peer
