@@ -224,7 +224,8 @@ JbeQuestionType = Literal["combination", "truth_table", "per_statement", "view_r
                           "choose_two", "single_choice"]
 JbeExclusionReason = Literal["no_statements", "all_correct", "missing_answer", "fill_in",
                              "counting", "ordering", "unknown_statement",
-                             "answer_not_in_options", "non_binary", "ambiguous", "correction"]
+                             "answer_not_in_options", "non_binary", "ambiguous", "correction",
+                             "matching"]
 
 
 class JbeItem(Frozen):
