@@ -188,7 +188,6 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures
-
     from buildds.jobs.jbe_exit import exit_code, run_failures
 
     click.echo(report.summary_line())

@@ -88,6 +88,9 @@ class PdfLine(Frozen):
     bbox: BBox
     font_size: float
     page: int
+    #: the column the line stands in, 0 for the leftmost (multi-column pages only:
+    #: ``extract_pdf(columns=True)``, :mod:`buildds.extract.pdf.columns`)
+    column: int = 0
 
 
 class PdfWord(Frozen):

@@ -45,14 +45,14 @@ CriterionForm = Literal["single", "combination", "choose_two", "count", "marks"]
 class Criterion:
     """What a question asks of its statements.
 
-    ``clause`` is the printed clause (``甲に殺人罪が成立しない``); ``property`` its positive form
+    ``clause`` is the printed clause (``甲に殺人罪が成立しない``); ``prop`` its positive form
     (``甲に殺人罪が成立する``, or :data:`TRUTH`); ``positive`` whether the asked-for statements
     have that property (False for ``…しないもの``, ``誤っているもの``); ``form`` how they are
     asked for; ``basis`` the standard of judgement printed in front of the clause, if any
     (``判例の趣旨に照らし``)."""
 
     clause: str
-    property: str
+    prop: str
     positive: bool
     form: CriterionForm
     basis: str = ""
@@ -60,7 +60,7 @@ class Criterion:
     @property
     def is_truth(self) -> bool:
         """The question asks whether statements are correct (正しい/誤っている …)."""
-        return self.property == TRUTH
+        return self.prop == TRUTH
 
 
 def normalize_stem(text: str) -> str:
@@ -191,7 +191,7 @@ def parse_criterion(stem: str) -> Criterion | None:
     noun = m.groupdict().get("noun")
     if form == "marks" and noun == "記述":
         # かかる見解と同じ立場からの記述には○を: the property is being such a 記述
-        return Criterion(clause=clause + noun, property=clause + noun, positive=True,
+        return Criterion(clause=clause + noun, prop=clause + noun, positive=True,
                          form=form, basis=basis)
     prop, positive = positive_form(clause)
-    return Criterion(clause=clause, property=prop, positive=positive, form=form, basis=basis)
+    return Criterion(clause=clause, prop=prop, positive=positive, form=form, basis=basis)

@@ -268,7 +268,7 @@ def _by_criterion(q: _Q, s: str) -> tuple[QuestionType, dict[str, bool], str]:
                          for o in q.options):
         raise _Skip("matching", "options assign statements to one another (Ａ－ア, アⅠ): "
                                 "no truth value per statement")
-    instruction = _instruction(q.stem) if crit.is_truth else f"{crit.basis}{crit.property}か"
+    instruction = _instruction(q.stem) if crit.is_truth else f"{crit.basis}{crit.prop}か"
     if crit.form == "count":
         raise _Skip("counting", "asks how many statements have the property")
     if crit.form == "marks":

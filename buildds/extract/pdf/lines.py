@@ -107,6 +107,12 @@ def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
     return sorted(lines, key=key)
 
 
+def _column_order(lines: list[PdfLine]) -> list[PdfLine]:
+    from buildds.extract.pdf.columns import order_columns
+
+    return order_columns(lines, reading_order)
+
+
 def split_furniture(
     pages: Sequence[list[PdfLine]], heights: Sequence[float]
 ) -> list[tuple[list[PdfLine], list[PdfLine]]]:
@@ -166,6 +172,7 @@ def extract_pdf(
     ocr_lang: str = "jpn",
     ocr_processes: int | None = None,
     max_pages: int | None = MAX_PAGES,
+    columns: bool = False,
 ) -> PdfDocument:
     """Read a PDF into a :class:`PdfDocument`.
 
@@ -173,8 +180,11 @@ def extract_pdf(
     ``words=True`` also returns pdfium's text segments with boxes (for tables).
     ``ocr="auto"`` OCRs pages without a text layer; ``"never"`` leaves them empty and
     ``"always"`` OCRs every page. A PDF of more than ``max_pages`` pages (``None``: no
-    limit) raises :class:`LimitExceeded` naming ``--max-pages``.
+    limit) raises :class:`LimitExceeded` naming ``--max-pages``. ``columns=True`` reads a
+    multi-column page column by column (:mod:`buildds.extract.pdf.columns`); a one-column
+    page is read as without it.
     """
+    order = _column_order if columns else reading_order
     path = Path(path)
     name = source_path or str(path)
     doc, data = open_pdf(path, password=password, display_name=name, max_pages=max_pages)
@@ -196,7 +206,7 @@ def extract_pdf(
             printable = sum(len(ln.text) for ln in lines)
             if ocr == "always" or (ocr == "auto" and printable < _MIN_TEXT_CHARS):
                 needs_ocr.append(number)
-            raw_pages.append(reading_order(lines))
+            raw_pages.append(order(lines))
             sizes.append((width, height))
             page_words.append(wl)
     finally:
@@ -210,7 +220,7 @@ def extract_pdf(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
             source_path=name,
         ).items():
-            raw_pages[number - 1] = reading_order(list(ocr_page.lines))
+            raw_pages[number - 1] = order(list(ocr_page.lines))
             confidences[number] = ocr_page.confidence
 
     split = split_furniture(raw_pages, [h for _, h in sizes])

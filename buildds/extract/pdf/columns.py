@@ -1,0 +1,114 @@
+"""Reading order of multi-column pages, found from the text boxes themselves.
+
+A column boundary (a *gutter*) is an x-range that almost no line covers, with a fair share
+of the page's lines wholly on each side of it: on a one-column page every body line crosses
+the middle, so none is found; on a two-column page the left column's lines end before the
+gutter and the right column's begin after it. A line that crosses a gutter (a heading set
+across the page, a centred footer) *spans*: it closes the band of columns above it, so a
+page reads band by band, and within a band column by column, each top to bottom.
+
+Each line comes back with its ``column`` (0 for the leftmost; a spanning line keeps the
+column it starts in), so that indentation is measured from its own column's margin.
+
+Pure geometry over :class:`~buildds.schema.PdfLine` boxes; no text is looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from buildds.schema import PdfLine
+
+__all__ = ["find_gutters", "order_columns"]
+
+#: a gutter must leave at least this share of the lines wholly on each side
+_MIN_SIDE_SHARE = 0.2
+#: lines that may cross a gutter (headings, a centred footer), as a share of all lines
+_MAX_CROSSING_SHARE = 0.08
+#: gutters are looked for in this middle part of the text block
+_INNER = (0.15, 0.85)
+
+
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else 0.0
+
+
+def find_gutters(lines: Sequence[PdfLine]) -> list[float]:
+    """The x of each column boundary on a page (the middle of its gutter), left to right;
+    empty for a one-column page (or one with too few lines to tell)."""
+    if len(lines) < 8:
+        return []
+    left = min(ln.bbox[0] for ln in lines)
+    right = max(ln.bbox[2] for ln in lines)
+    if right - left < 50:
+        return []
+    char = _median([ln.font_size or 10.0 for ln in lines]) or 10.0
+    allowed = max(3, int(len(lines) * _MAX_CROSSING_SHARE))
+    lo = left + (right - left) * _INNER[0]
+    hi = left + (right - left) * _INNER[1]
+    gutters: list[float] = []
+    for start, end in _sparse_ranges(lines, allowed):
+        start, end = max(start, lo), min(end, hi)
+        if end - start >= 0.8 * char and _splits(lines, start, end):
+            gutters.append(round((start + end) / 2, 2))
+    return gutters
+
+
+def _sparse_ranges(lines: Sequence[PdfLine], allowed: int) -> list[tuple[float, float]]:
+    """The x-ranges covered by at most ``allowed`` lines (a sweep over the box edges)."""
+    events = sorted([(ln.bbox[0], 1) for ln in lines] + [(ln.bbox[2], -1) for ln in lines])
+    ranges: list[tuple[float, float]] = []
+    count = 0
+    open_at: float | None = None
+    for x, delta in events:
+        count += delta
+        if count <= allowed and open_at is None:
+            open_at = x
+        elif count > allowed and open_at is not None:
+            if x > open_at:
+                ranges.append((open_at, x))
+            open_at = None
+    return ranges
+
+
+def _splits(lines: Sequence[PdfLine], start: float, end: float) -> bool:
+    """Enough lines lie wholly left of ``start`` and wholly right of ``end``."""
+    need = _MIN_SIDE_SHARE * len(lines)
+    on_left = sum(1 for ln in lines if ln.bbox[2] <= start + 0.5)
+    on_right = sum(1 for ln in lines if ln.bbox[0] >= end - 0.5)
+    return on_left >= need and on_right >= need
+
+
+def order_columns(lines: Sequence[PdfLine],
+                  row_order: Callable[[list[PdfLine]], list[PdfLine]]) -> list[PdfLine]:
+    """``lines`` in reading order: bands separated by spanning lines, each band column by
+    column, each column in ``row_order`` (top to bottom, then left to right). A page
+    without gutters is just ``row_order(lines)``, its lines unchanged."""
+    gutters = find_gutters(lines)
+    if not gutters:
+        return row_order(list(lines))
+
+    def column_of(ln: PdfLine) -> int:
+        return sum(1 for g in gutters if ln.bbox[0] >= g)
+
+    def spans(ln: PdfLine) -> bool:
+        return any(ln.bbox[0] < g < ln.bbox[2] for g in gutters)
+
+    out: list[PdfLine] = []
+    band: list[PdfLine] = []
+
+    def flush() -> None:
+        for k in range(len(gutters) + 1):
+            out.extend(row_order([ln for ln in band if column_of(ln) == k]))
+        band.clear()
+
+    for ln in sorted(lines, key=lambda x: (x.bbox[1], x.bbox[0])):
+        if spans(ln):
+            flush()
+            out.append(ln)
+        else:
+            band.append(ln)
+    flush()
+    return [ln if column_of(ln) == ln.column else ln.model_copy(update={"column": column_of(ln)})
+            for ln in out]
