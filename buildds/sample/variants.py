@@ -57,6 +57,9 @@ class LayoutVariant:
     top: float = 62.0
     bottom: float = 70.0
     left: float | None = None
+    #: draw row by row across the columns (the PDF's text then joins the columns' rows
+    #: into one line) instead of column after column
+    row_major: bool = False
 
     @property
     def lines_per_column(self) -> int:
@@ -84,6 +87,8 @@ VARIANTS = (
                   line_chars=22, gutter_chars=2.5, line_pitch=14.0, top=48.0, bottom=52.0),
     LayoutVariant("a4-wide-margin-proportional", font="IPAPMincho", font_size=11.0,
                   line_chars=34, line_pitch=18.0, left=110.0),
+    LayoutVariant("a4-two-columns-row-by-row", columns=2, line_chars=20, gutter_chars=2.5,
+                  font_size=10.0, line_pitch=15.5, row_major=True),
 )
 
 
@@ -137,8 +142,11 @@ def typeset_variant(path: str | Path, subject: str, variant: LayoutVariant) -> i
     c.showPage()
     for number, page in enumerate(pages, start=2):
         c.setFont(variant.font, variant.font_size)
-        for i, line in enumerate(page):
-            column, row = divmod(i, variant.lines_per_column)
+        slots = [divmod(i, variant.lines_per_column) for i in range(len(page))]
+        if variant.row_major:
+            slots.sort(key=lambda s: (s[1], s[0]))
+        for column, row in slots:
+            line = page[column * variant.lines_per_column + row]
             y = height - variant.top - row * variant.line_pitch
             for x, text in line.segments:
                 c.drawString(variant.column_x(column) + x * variant.font_size, y, text)

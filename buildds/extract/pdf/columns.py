@@ -10,6 +10,10 @@ page reads band by band, and within a band column by column, each top to bottom.
 Each line comes back with its ``column`` (0 for the leftmost; a spanning line keeps the
 column it starts in), so that indentation is measured from its own column's margin.
 
+Columns set row by row (the left column's line, then the right one's at the same height)
+come out of the PDF's text as one line per row; :mod:`buildds.extract.pdf.lines` then finds
+the gutters from pdfium's text runs (:func:`gutters_of_spans`) and cuts those lines there.
+
 Pure geometry over :class:`~buildds.schema.PdfLine` boxes; no text is looked at.
 """
 
@@ -19,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from buildds.schema import PdfLine
 
-__all__ = ["find_gutters", "order_columns"]
+__all__ = ["find_gutters", "gutters_of_spans", "order_columns"]
 
 #: a gutter must leave at least this share of the lines wholly on each side
 _MIN_SIDE_SHARE = 0.2
@@ -37,27 +41,34 @@ def _median(values: Sequence[float]) -> float:
 def find_gutters(lines: Sequence[PdfLine]) -> list[float]:
     """The x of each column boundary on a page (the middle of its gutter), left to right;
     empty for a one-column page (or one with too few lines to tell)."""
-    if len(lines) < 8:
+    char = _median([ln.font_size or 10.0 for ln in lines]) or 10.0
+    return gutters_of_spans([(ln.bbox[0], ln.bbox[2]) for ln in lines], char)
+
+
+def gutters_of_spans(spans: Sequence[tuple[float, float]], char: float) -> list[float]:
+    """:func:`find_gutters` over the x-extents of any boxes (lines, or pdfium's text runs,
+    which stop at a gap even where the PDF's text joins two columns into one line)."""
+    if len(spans) < 8:
         return []
-    left = min(ln.bbox[0] for ln in lines)
-    right = max(ln.bbox[2] for ln in lines)
+    left = min(a for a, _ in spans)
+    right = max(b for _, b in spans)
     if right - left < 50:
         return []
-    char = _median([ln.font_size or 10.0 for ln in lines]) or 10.0
-    allowed = max(3, int(len(lines) * _MAX_CROSSING_SHARE))
+    allowed = max(3, int(len(spans) * _MAX_CROSSING_SHARE))
     lo = left + (right - left) * _INNER[0]
     hi = left + (right - left) * _INNER[1]
     gutters: list[float] = []
-    for start, end in _sparse_ranges(lines, allowed):
+    for start, end in _sparse_ranges(spans, allowed):
         start, end = max(start, lo), min(end, hi)
-        if end - start >= 0.8 * char and _splits(lines, start, end):
+        if end - start >= 0.8 * char and _splits(spans, start, end):
             gutters.append(round((start + end) / 2, 2))
     return gutters
 
 
-def _sparse_ranges(lines: Sequence[PdfLine], allowed: int) -> list[tuple[float, float]]:
-    """The x-ranges covered by at most ``allowed`` lines (a sweep over the box edges)."""
-    events = sorted([(ln.bbox[0], 1) for ln in lines] + [(ln.bbox[2], -1) for ln in lines])
+def _sparse_ranges(spans: Sequence[tuple[float, float]],
+                   allowed: int) -> list[tuple[float, float]]:
+    """The x-ranges covered by at most ``allowed`` spans (a sweep over their edges)."""
+    events = sorted([(a, 1) for a, _ in spans] + [(b, -1) for _, b in spans])
     ranges: list[tuple[float, float]] = []
     count = 0
     open_at: float | None = None
@@ -72,11 +83,11 @@ def _sparse_ranges(lines: Sequence[PdfLine], allowed: int) -> list[tuple[float, 
     return ranges
 
 
-def _splits(lines: Sequence[PdfLine], start: float, end: float) -> bool:
-    """Enough lines lie wholly left of ``start`` and wholly right of ``end``."""
-    need = _MIN_SIDE_SHARE * len(lines)
-    on_left = sum(1 for ln in lines if ln.bbox[2] <= start + 0.5)
-    on_right = sum(1 for ln in lines if ln.bbox[0] >= end - 0.5)
+def _splits(spans: Sequence[tuple[float, float]], start: float, end: float) -> bool:
+    """Enough spans lie wholly left of ``start`` and wholly right of ``end``."""
+    need = _MIN_SIDE_SHARE * len(spans)
+    on_left = sum(1 for _, b in spans if b <= start + 0.5)
+    on_right = sum(1 for a, _ in spans if a >= end - 0.5)
     return on_left >= need and on_right >= need
 
 

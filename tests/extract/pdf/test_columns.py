@@ -79,3 +79,28 @@ def test_three_columns() -> None:
 
 def test_too_few_lines_to_tell() -> None:
     assert find_gutters(two_columns(3)) == []
+
+
+def test_columns_set_row_by_row_are_cut_apart(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Drawn row by row, the PDF's text joins the left and right columns' rows into one
+    line; extract_pdf(columns=True) cuts them at the gutter and reads column by column."""
+    import pytest
+
+    from buildds.errors import MissingDependency
+    from buildds.extract.pdf.lines import extract_pdf
+
+    variants = pytest.importorskip("buildds.sample.variants")
+    variant = next(v for v in variants.VARIANTS if v.row_major)
+    path = tmp_path / "minpo.pdf"
+    try:
+        variants.typeset_variant(path, "minpo", variant)
+    except MissingDependency as exc:
+        pytest.skip(str(exc))
+    joined = extract_pdf(path).pages[1].lines
+    middle = variant.column_x(1) - variant.gutter_chars * variant.font_size / 2
+    assert sum(ln.bbox[0] < middle < ln.bbox[2] for ln in joined) > len(joined) // 2
+    cut = extract_pdf(path, columns=True).pages[1].lines
+    assert not any(ln.bbox[0] < middle < ln.bbox[2] for ln in cut)
+    assert cut[0].text == "［民法］" and cut[1].text.startswith("〔第１問〕")
+    columns = [ln.column for ln in cut]
+    assert columns == sorted(columns) and set(columns) == {0, 1}  # left column first
