@@ -158,7 +158,8 @@ def typeset_variant(path: str | Path, subject: str, variant: LayoutVariant) -> i
 
 def _footer(c, variant: LayoutVariant, number: int) -> None:  # type: ignore[no-untyped-def]
     c.setFont(variant.font, variant.font_size)
-    c.drawCentredString(variant.page[0] / 2, variant.bottom / 2, f"- {number} -")
+    # near the foot of the page, as the booklets set it, however deep the bottom margin
+    c.drawCentredString(variant.page[0] / 2, min(variant.bottom / 2, 36.0), f"- {number} -")
 
 
 def two_up(src: str | Path, dest: str | Path, *, font: str = "IPAMincho",

@@ -139,3 +139,32 @@ def test_real_booklets_two_up_give_the_same_items(subject: str, tmp_path: Path) 
         pytest.skip(str(exc))
     got, want = items(sheets), items(src)
     assert want and got == want
+
+
+def test_a_last_page_whose_right_column_is_a_few_lines(reference: list[dict[str, Any]],
+                                                       tmp_path: Path) -> None:
+    """Too few lines on the right to show the columns alone: the page takes the gutter of
+    the booklet's other pages."""
+    import dataclasses
+
+    from buildds.extract.pdf.columns import find_gutters
+    from buildds.extract.pdf.lines import extract_pdf
+    from buildds.sample import typeset_booklet as tb
+    from buildds.sample.content import QUESTIONS
+
+    base = next(v for v in variants.VARIANTS if v.name == "a4-two-columns")
+    with variants._line_chars(base.line_chars):
+        count = 1 + sum(len(tb.layout_question(q)) for q in QUESTIONS["minpo"])
+    per_column = next(n for n in range(46, 20, -1) if n < count % (2 * n) <= n + 3)
+    bottom = base.page[1] - base.top - per_column * base.line_pitch - 0.5
+    variant = dataclasses.replace(base, name="short-right-column", bottom=bottom)
+    assert variant.lines_per_column == per_column
+    raw = variant_raw(tmp_path, variant)
+    last = extract_pdf(raw / str(YEAR) / "minpo-mondai.pdf").pages[-1]
+    assert find_gutters(last.lines) == []  # the page alone does not show its columns
+    report = build(raw, tmp_path / "out")
+    assert [(p.subject, p.status) for p in report.pairs] == [
+        ("kenpo", "ok"), ("minpo", "ok"), ("keiho", "ok")], [
+        (p.booklet, [x.message for x in p.problems]) for p in report.pairs]
+    assert report.dataset is not None
+    assert comparable(report.dataset.items) == reference

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from buildds.schema import PdfLine
 
-__all__ = ["find_gutters", "gutters_of_spans", "order_columns"]
+__all__ = ["find_gutters", "gutters_of_spans", "order_columns", "order_pages"]
 
 #: a gutter must leave at least this share of the lines wholly on each side
 _MIN_SIDE_SHARE = 0.2
@@ -91,12 +91,43 @@ def _splits(spans: Sequence[tuple[float, float]], start: float, end: float) -> b
     return on_left >= need and on_right >= need
 
 
+def order_pages(pages: Sequence[Sequence[PdfLine]],
+                row_order: Callable[[list[PdfLine]], list[PdfLine]]) -> list[list[PdfLine]]:
+    """Every page in reading order (:func:`order_columns`). A page too thin to show its
+    columns by itself — the last page, its right column a few lines long — takes the
+    gutters of the document's other pages when its lines keep clear of them."""
+    found = [find_gutters(lines) for lines in pages]
+    seen = sorted(g for gutters in found for g in gutters)
+    recurring = [g for g in seen if sum(1 for h in seen if abs(h - g) < 6.0) >= 2]
+    common = sorted({round(g, -1) for g in recurring})
+    out = []
+    for lines, own in zip(pages, found, strict=True):
+        gutters = own or [g for g in _merge(recurring, common) if _fits(lines, g)]
+        out.append(order_columns(lines, row_order, gutters=gutters))
+    return out
+
+
+def _merge(recurring: list[float], common: list[float]) -> list[float]:
+    """One gutter per cluster of recurring gutters (their median)."""
+    return [_median([g for g in recurring if round(g, -1) == c]) for c in common]
+
+
+def _fits(lines: Sequence[PdfLine], gutter: float) -> bool:
+    """Lines on both sides of ``gutter`` and (almost) none across it."""
+    crossing = sum(1 for ln in lines if ln.bbox[0] < gutter < ln.bbox[2])
+    left = any(ln.bbox[2] <= gutter for ln in lines)
+    right = any(ln.bbox[0] >= gutter for ln in lines)
+    return left and right and crossing <= max(2, int(len(lines) * _MAX_CROSSING_SHARE))
+
+
 def order_columns(lines: Sequence[PdfLine],
-                  row_order: Callable[[list[PdfLine]], list[PdfLine]]) -> list[PdfLine]:
+                  row_order: Callable[[list[PdfLine]], list[PdfLine]],
+                  gutters: Sequence[float] | None = None) -> list[PdfLine]:
     """``lines`` in reading order: bands separated by spanning lines, each band column by
-    column, each column in ``row_order`` (top to bottom, then left to right). A page
-    without gutters is just ``row_order(lines)``, its lines unchanged."""
-    gutters = find_gutters(lines)
+    column, each column in ``row_order`` (top to bottom, then left to right). ``gutters``:
+    the page's column boundaries, found from its lines when not given. A page without
+    gutters is just ``row_order(lines)``, its lines unchanged."""
+    gutters = find_gutters(lines) if gutters is None else list(gutters)
     if not gutters:
         return row_order(list(lines))
 

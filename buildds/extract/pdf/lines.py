@@ -187,12 +187,6 @@ def _rows_cut_into_columns(page: pdfium.PdfPage, number: int, height: float,
     return cut if find_gutters(cut) else lines
 
 
-def _column_order(lines: list[PdfLine]) -> list[PdfLine]:
-    from buildds.extract.pdf.columns import order_columns
-
-    return order_columns(lines, reading_order)
-
-
 def split_furniture(
     pages: Sequence[list[PdfLine]], heights: Sequence[float]
 ) -> list[tuple[list[PdfLine], list[PdfLine]]]:
@@ -264,7 +258,6 @@ def extract_pdf(
     multi-column page column by column (:mod:`buildds.extract.pdf.columns`); a one-column
     page is read as without it.
     """
-    order = _column_order if columns else reading_order
     path = Path(path)
     name = source_path or str(path)
     doc, data = open_pdf(path, password=password, display_name=name, max_pages=max_pages)
@@ -289,7 +282,8 @@ def extract_pdf(
             printable = sum(len(ln.text) for ln in lines)
             if ocr == "always" or (ocr == "auto" and printable < _MIN_TEXT_CHARS):
                 needs_ocr.append(number)
-            raw_pages.append(order(lines))
+            # with columns, pages are put in order together, at the end (columns.order_pages)
+            raw_pages.append(lines if columns else reading_order(lines))
             sizes.append((width, height))
             page_words.append(wl)
     finally:
@@ -303,9 +297,14 @@ def extract_pdf(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
             source_path=name,
         ).items():
-            raw_pages[number - 1] = order(list(ocr_page.lines))
+            ocr_lines = list(ocr_page.lines)
+            raw_pages[number - 1] = ocr_lines if columns else reading_order(ocr_lines)
             confidences[number] = ocr_page.confidence
 
+    if columns:
+        from buildds.extract.pdf.columns import order_pages
+
+        raw_pages = order_pages(raw_pages, reading_order)
     split = split_furniture(raw_pages, [h for _, h in sizes])
     pages = tuple(
         PdfPage(

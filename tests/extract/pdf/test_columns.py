@@ -104,3 +104,19 @@ def test_columns_set_row_by_row_are_cut_apart(tmp_path) -> None:  # type: ignore
     assert cut[0].text == "［民法］" and cut[1].text.startswith("〔第１問〕")
     columns = [ln.column for ln in cut]
     assert columns == sorted(columns) and set(columns) == {0, 1}  # left column first
+
+
+def test_a_page_too_thin_to_show_its_columns_takes_the_documents_gutter() -> None:
+    from buildds.extract.pdf.columns import order_pages
+
+    full = two_columns(20)
+    # the last page: a full left column, three lines on the right
+    last = [line(f"左{r}", 72.0, r, 210.0) for r in range(20)] + [
+        line(f"右{r}", 312.0, r, 210.0) for r in range(3)]
+    assert find_gutters(last) == []  # too few lines on the right to tell alone
+    pages = order_pages([full, full, last], reading_order)
+    assert [ln.text for ln in pages[2]] == [f"左{r}" for r in range(20)] + [
+        f"右{r}" for r in range(3)]
+    # a one-column document takes nothing from anywhere
+    single = one_column()
+    assert order_pages([single, single], reading_order) == [reading_order(single)] * 2
