@@ -169,6 +169,26 @@ def _cut_line(textpage: pdfium.PdfTextPage, raw_line: str, start: int, height: f
     return out
 
 
+def _text_lines(page: pdfium.PdfPage, number: int, height: float, *,
+                columns: bool) -> list[PdfLine]:
+    """The page's text-layer lines; with ``columns``, rows that join two columns cut apart."""
+    spans: list[tuple[float, float]] | None = [] if columns else None
+    lines = _page_lines(page, number, height, spans=spans)
+    if spans and lines:
+        lines = _rows_cut_into_columns(page, number, height, lines, spans)
+    return lines
+
+
+def _in_reading_order(pages: list[list[PdfLine]], *, columns: bool) -> list[list[PdfLine]]:
+    """Every page's lines in reading order; with ``columns``, column by column, the pages
+    together (:func:`buildds.extract.pdf.columns.order_pages`)."""
+    if not columns:
+        return [reading_order(lines) for lines in pages]
+    from buildds.extract.pdf.columns import order_pages
+
+    return order_pages(pages, reading_order)
+
+
 def _rows_cut_into_columns(page: pdfium.PdfPage, number: int, height: float,
                            lines: list[PdfLine],
                            spans: list[tuple[float, float]]) -> list[PdfLine]:
@@ -271,10 +291,8 @@ def extract_pdf(
             try:
                 page = doc[index]
                 width, height = page.get_size()
-                spans: list[tuple[float, float]] | None = [] if columns else None
-                lines = _page_lines(page, number, height, spans=spans) if ocr != "always" else []
-                if spans and lines:
-                    lines = _rows_cut_into_columns(page, number, height, lines, spans)
+                lines = ([] if ocr == "always"
+                         else _text_lines(page, number, height, columns=columns))
                 wl = tuple(_page_words(page, height)) if words and lines else ()
                 page.close()
             except pdfium.PdfiumError as exc:
@@ -282,8 +300,7 @@ def extract_pdf(
             printable = sum(len(ln.text) for ln in lines)
             if ocr == "always" or (ocr == "auto" and printable < _MIN_TEXT_CHARS):
                 needs_ocr.append(number)
-            # with columns, pages are put in order together, at the end (columns.order_pages)
-            raw_pages.append(lines if columns else reading_order(lines))
+            raw_pages.append(lines)  # put in reading order at the end, all pages together
             sizes.append((width, height))
             page_words.append(wl)
     finally:
@@ -297,15 +314,11 @@ def extract_pdf(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
             source_path=name,
         ).items():
-            ocr_lines = list(ocr_page.lines)
-            raw_pages[number - 1] = ocr_lines if columns else reading_order(ocr_lines)
+            raw_pages[number - 1] = list(ocr_page.lines)
             confidences[number] = ocr_page.confidence
 
-    if columns:
-        from buildds.extract.pdf.columns import order_pages
-
-        raw_pages = order_pages(raw_pages, reading_order)
-    split = split_furniture(raw_pages, [h for _, h in sizes])
+    split = split_furniture(_in_reading_order(raw_pages, columns=columns),
+                            [h for _, h in sizes])
     pages = tuple(
         PdfPage(
             number=i + 1,
