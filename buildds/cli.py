@@ -99,7 +99,9 @@ def _as_of_options(ctx: click.Context, as_of: datetime | None, law_store: Path,
               default=Path("build/jbe"), show_default=True, help="Output folder.")
 @click.option("--subjects", default="kenpo,minpo,keiho", show_default=True,
               help="Comma-separated subset of kenpo, minpo, keiho.")
-@click.option("--strict", is_flag=True, help="Exit non-zero if any file had a problem.")
+@click.option("--strict", is_flag=True,
+              help="Also exit 1 when any file had a problem (failed booklets and an "
+                   "unexported dataset exit 1 anyway).")
 @click.option("--processes", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: one per core).")
 @click.option("--no-cache", is_flag=True, help="Ignore cached stage outputs and redo all work.")
@@ -143,12 +145,22 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
     key is checked against its path (the subject and year they print) and against each other;
     the first failed files are named here with their reason.
 
-    Exit codes: 0 built (failed files are listed; they fail the run only with --strict);
-    1 a requested year/subject has no files, no booklet could be built, the dataset was not
-    exported (validation failed), --strict found a problem, or the run could not start (no
-    inputs at all, an --out that would lose years without --replace, an --as-of date before
-    a code's first version in the store); 2 a bad option (--balance, --subjects, a missing
-    --corrections folder, --as-of without a law store, --law-store without --as-of).
+    \b
+    Exit codes (each reason for a 1 is printed as "run failed: …"):
+      0  every requested booklet built and gave items, and the dataset was exported
+         (or is unchanged); with --xml-only, every XML built
+      1  the run failed, with or without --strict: a requested year/subject has no
+         files; a booklet/key pair failed as a whole (wrong file, key that disagrees,
+         unreadable PDF); a booklet built but holds no question or gives no item (a
+         layout it could not read); no XML at all; the dataset was NOT exported (no
+         items, or validation failed); or the run could not start (no inputs, an --out
+         that would lose years without --replace, an --as-of date before a code's first
+         version in the store).
+         With --strict, 1 also when any file had a problem (an error in a booklet that
+         built, a stale correction, a validation error).
+      2  a bad option (--balance, --subjects, a missing --corrections folder, --as-of
+         without a law store, --law-store without --as-of)
+      130 interrupted (Ctrl-C)
 
     \b
     Examples:
@@ -176,14 +188,15 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures
+    from buildds.jobs.jbe_exit import exit_code, run_failures
 
     click.echo(report.summary_line())
     echo_failures(report.failure_lines(), report=out / "report.md")
-    dataset = report.dataset
-    not_exported = dataset is not None and not (dataset.exported or dataset.unchanged)
-    if report.missing or report.xml_files == 0 or not_exported or (strict and
-                                                                   report.problem_count):
-        sys.exit(1)
+    for reason in run_failures(report):
+        click.echo(f"run failed: {reason}", err=True)
+    code = exit_code(report, strict=strict)
+    if code:
+        sys.exit(code)
 
 
 @main.group()

@@ -124,7 +124,7 @@ def _extract_pair(task: PairTask) -> tuple[PdfDocument, PdfDocument]:
     from buildds.extract.pdf.lines import extract_pdf
 
     doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
-                      max_pages=task.max_pages)
+                      max_pages=task.max_pages, columns=True)
     key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
                           password=task.password, max_pages=task.max_pages)
     return doc, key_doc

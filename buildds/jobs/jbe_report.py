@@ -75,6 +75,7 @@ class JbeReport:
         d = self.dataset
         if d is not None:
             state = ("unchanged" if d.unchanged else "exported" if d.exported
+                     else "NOT exported (no items)" if not d.items
                      else "NOT exported (validation failed)")
             line += (f"; {len(d.items)} items, {len(d.exclusions)} questions excluded, "
                      f"{d.applied} corrections applied, {len(d.stale)} stale; dataset {state}")

@@ -88,6 +88,9 @@ class PdfLine(Frozen):
     bbox: BBox
     font_size: float
     page: int
+    #: the column the line stands in, 0 for the leftmost (multi-column pages only:
+    #: ``extract_pdf(columns=True)``, :mod:`buildds.extract.pdf.columns`)
+    column: int = 0
 
 
 class PdfWord(Frozen):
@@ -224,7 +227,8 @@ JbeQuestionType = Literal["combination", "truth_table", "per_statement", "view_r
                           "choose_two", "single_choice"]
 JbeExclusionReason = Literal["no_statements", "all_correct", "missing_answer", "fill_in",
                              "counting", "ordering", "unknown_statement",
-                             "answer_not_in_options", "non_binary", "ambiguous", "correction"]
+                             "answer_not_in_options", "non_binary", "ambiguous", "correction",
+                             "matching"]
 
 
 class JbeItem(Frozen):

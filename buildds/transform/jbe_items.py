@@ -2,9 +2,14 @@
 
 Each question of the tantō-shiki test is decomposed into one binary item per statement
 (JBE-QA, sections 2.2–2.4): the statement's truth follows from the answer key and the
-question type. Questions that do not decompose cleanly (fill-in blanks, counting,
-ordering, answers scored correct for everyone, unknown stems …) are *excluded with a
-reason*, never guessed.
+question type. A question that asks for the statements with some property — 正しい,
+誤っている, 甲に殺人罪が成立しない, 使用貸借にのみ当てはまる, 明らかに誤っている, 論拠として
+適切 … — is read by meaning (:mod:`buildds.transform.jbe_criterion`): its items' label says
+whether the statement has the property's positive form, and the instruction states that
+property (``正しいか`` worded as before for correctness; ``判例の立場に従って検討し甲に殺人罪が
+成立するか`` otherwise). Questions that truly do not decompose (fill-in blanks, counting,
+ordering, options that assign statements to one another, answers scored correct for
+everyone …) are *excluded with a reason*, never guessed.
 
 Pure functions: bytes in, records out. XML parsing goes through the hardened
 :func:`buildds.export.xml.parse_xml`.
@@ -31,6 +36,7 @@ from buildds.schema import (
     Statement,
 )
 from buildds.text import normalize_text
+from buildds.transform.jbe_criterion import parse_criterion
 
 __all__ = ["decompose", "decompose_question", "question_id"]
 
@@ -65,19 +71,17 @@ def _norm(text: str) -> str:
     return t.replace(",", "、").replace("，", "、").replace("｡", "。").replace("〇", "○")
 
 
-_FILL_IN = re.compile(r"\(\s*\)内(?:から|に)|語句群|適切な語句|適切なもの|空欄|【発言】から|【事例群】")
+_FILL_IN = re.compile(r"\(\s*\)内(?:から|に)|語句群|適切な語句|空欄|【発言】から|【事例群】")
 _COUNTING = re.compile(r"個数|いくつ|何個")
 _ORDERING = re.compile(r"順序|順番|並べ")
-_POLARITY_PREFIX = r"(?:うち|場合|照らし|照らして|検討し|ついて|、)"
-_COMBINATION = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)もの(?:を組み合わせたもの|の組合せ|"
-                          r"二つの組合せ|を全て選んだ場合の組合せ)")
-_SINGLE = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものはどれか")
-_CHOOSE_TWO = re.compile(_POLARITY_PREFIX + r"(正しい|誤っている)ものを2個選びなさい")
-_TRUTH_TABLE = re.compile(r"(?:、|記述として)正しいものには○を?、誤っているものには×を")
 _PER_STATEMENT = re.compile(r"(?:、|検討し)(?:それぞれ)?正しい場合には1を、誤っている場合には2を選びなさい")
 _BINARY_CONDITION = re.compile(
     r"(?:、|検討し)(?P<cond>[^、。]+?)場合には1を、[^、。]+?場合には2を選びなさい")
 _VIEW_RELATION = re.compile(r"bの見解がaの見解の(批判|根拠)となっている場合には1を、そうでない場合には2を選びなさい")
+#: an assignment option: Ａ－ア Ｂ－ウ (students to views), アⅠ－イⅡ (statements to conclusions)
+_MATCHING = re.compile(r"^(?:\s*[A-Zア-ン]\s*(?:-\s*[ア-ン]|[IVX]+)\s*-?)+\s*$")
+#: the view a ○× question's property refers back to (…と解する見解があるが、)
+_VIEW_PREAMBLE = re.compile(r"^(?P<view>.*?見解がある)が[、，,]")
 _THEME = re.compile(r"^(?!次の)(.+?)に関する(?:次の|後記)")
 _KATAKANA_LABEL = re.compile(r"[ア-ン]")
 _TT_CELL = re.compile(r"([ア-ン])\s*([○〇×])")
@@ -159,7 +163,7 @@ def _option(q: _Q, answer: str) -> Option:
     raise _Skip("answer_not_in_options", f"answer {answer!r} is not one of the options")
 
 
-def _combination(q: _Q, polarity: str) -> dict[str, bool]:
+def _combination(q: _Q, chosen: bool) -> dict[str, bool]:
     opt = _option(q, _single_answer(q))
     labels = {_label_key(s.label) for s in q.statements}
     tokens = [t for t in re.split(r"[\s、，,・と]+", unicodedata.normalize("NFKC", opt.text)) if t]
@@ -170,7 +174,6 @@ def _combination(q: _Q, polarity: str) -> dict[str, bool]:
         raise _Skip("unknown_statement",
                     f"chosen option {opt.number} ({opt.text!r}) names {''.join(unknown)!r}, "
                     f"not a statement of the question")
-    chosen = polarity == "正しい"
     return {lab: (chosen if lab in tokens else not chosen) for lab in labels}
 
 
@@ -207,14 +210,13 @@ def _per_statement(q: _Q) -> dict[str, bool]:
     return out
 
 
-def _choose(q: _Q, answers: Iterable[str], polarity: str) -> dict[str, bool]:
+def _choose(q: _Q, answers: Iterable[str], truth: bool) -> dict[str, bool]:
     labels = {_label_key(s.label) for s in q.statements}
     chosen = {unicodedata.normalize("NFKC", a).strip() for a in answers}
     unknown = chosen - labels
     if unknown:
         raise _Skip("unknown_statement",
                     f"answer {''.join(sorted(unknown))!r} is not a statement of the question")
-    truth = polarity == "正しい"
     return {lab: (truth if lab in chosen else not truth) for lab in labels}
 
 
@@ -252,26 +254,46 @@ def _classify(q: _Q) -> tuple[QuestionType, dict[str, bool], str]:
     if re.search(r"場合には[123]を", s):
         raise _Skip("non_binary" if re.search(r"場合には3を", s) else "ambiguous",
                     "per-statement question that does not ask a yes/no judgement")
-    if _TRUTH_TABLE.search(s):
-        return "truth_table", _truth_table(q), _instruction(q.stem)
-    if "には○" in s or "には×" in s:
-        raise _Skip("ambiguous", "○× table whose ○ does not mean 'true'")
-    if m := _CHOOSE_TWO.search(s):
+    return _by_criterion(q, s)
+
+
+def _by_criterion(q: _Q, s: str) -> tuple[QuestionType, dict[str, bool], str]:
+    """A question that asks for the statements with a property (:mod:`.jbe_criterion`):
+    one, two, a combination or a ○× row of them. The label says whether a statement has the
+    property's positive form, which the instruction states."""
+    crit = parse_criterion(q.stem)
+    if crit is None:
+        raise _Skip("ambiguous", "stem does not ask for statements by a property")
+    if q.options and all(_MATCHING.match(unicodedata.normalize("NFKC", o.text))
+                         for o in q.options):
+        raise _Skip("matching", "options assign statements to one another (Ａ－ア, アⅠ): "
+                                "no truth value per statement")
+    instruction = _instruction(q.stem) if crit.is_truth else f"{crit.basis}{crit.prop}か"
+    if crit.form == "count":
+        raise _Skip("counting", "asks how many statements have the property")
+    if crit.form == "marks":
+        table = _truth_table(q)
+        return "truth_table", {k: v == crit.positive for k, v in table.items()}, instruction
+    if crit.form == "choose_two":
         if q.slot_mode != "unordered" or len(q.slots) != 2:
             raise _Skip("ambiguous", "choose-two stem without two unordered slots")
-        return "choose_two", _choose(q, [x.answer or "" for x in q.slots], m.group(1)), \
-            _instruction(q.stem)
+        return "choose_two", _choose(q, [x.answer or "" for x in q.slots], crit.positive), \
+            instruction
     if q.slot_mode != "single":
         raise _Skip("ambiguous", f"unrecognised stem for slot mode {q.slot_mode}")
-    if m := _COMBINATION.search(s):
+    if crit.form == "combination":
         if not all(_KATAKANA_LABEL.fullmatch(_label_key(st.label)) for st in q.statements):
             raise _Skip("ambiguous", "combination question without ア/イ/… statements")
-        return "combination", _combination(q, m.group(1)), _instruction(q.stem)
-    if m := _SINGLE.search(s):
-        if q.options:
-            raise _Skip("ambiguous", "single-choice stem with separate options")
-        return "single_choice", _choose(q, [_single_answer(q)], m.group(1)), _instruction(q.stem)
-    raise _Skip("ambiguous", "stem does not ask for correct/incorrect statements")
+        return "combination", _combination(q, crit.positive), instruction
+    if q.options:
+        raise _Skip("ambiguous", "single-choice stem with separate options")
+    return "single_choice", _choose(q, [_single_answer(q)], crit.positive), instruction
+
+
+def _view_context(stem: str) -> str | None:
+    """``…と解する見解がある。``: the view a ○× question's かかる見解 refers to, as a lead-in."""
+    m = _VIEW_PREAMBLE.match(stem.strip())
+    return f"{m.group('view')}。" if m else None
 
 
 def question_id(booklet: ExamBooklet, number: int) -> str:
@@ -297,6 +319,8 @@ def decompose_question(booklet: ExamBooklet, q: _Q) -> list[JbeItem] | JbeExclus
                                 message=f"statement {st.label} is empty",
                                 source=booklet.source.path, page=st.page)
         lead_in = _lead_in(q, st.label)
+        if "かかる見解" in instruction and (view := _view_context(q.stem)):
+            lead_in = f"{view}\n{lead_in}" if lead_in else view
         items.append(JbeItem(
             id=f"{qid}-{i}", year=booklet.era, subject=booklet.subject.en,
             subject_jp=booklet.subject.jp, instruction=instruction,

@@ -64,7 +64,7 @@ def test_booklet_and_key_of_another_subject_fail_their_pair(raw: Path, tmp_path:
         shutil.copyfile(raw / "2025" / f"kenpo-{kind}.pdf", raw / "2025" / f"minpo-{kind}.pdf")
     out = tmp_path / "out"
     result = jbe(raw, out, "--years", "2025")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # a failed booklet fails the run
     assert ("failed: 2025/minpo-mondai.pdf, page 1: the booklet says 憲法 but its path says "
             "2025 民法 (its answer key says 憲法)") in result.output
     assert ("failed: 2025/minpo-seito.pdf, page 1: the answer key says 憲法 but its path says "
@@ -95,7 +95,7 @@ def test_a_key_that_prints_another_year(raw: Path, tmp_path: Path) -> None:
                                rows=list(key.slots), title="令和６年司法試験 民法の正解及び配点")
     out = tmp_path / "out"
     result = jbe(raw, out, "--years", "2025", "--xml-only")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert ("2025/minpo-seito.pdf, page 1: the answer key says 令和6年 民法 but its path says "
             "2025 民法") in result.output
     built = pairs(out)
@@ -184,7 +184,7 @@ def test_key_of_another_year_with_the_same_slots(tmp_path: Path) -> None:
                                 "2019/kenpo-seito.pdf": "2019/kenpo-seito.pdf"})
     out = tmp_path / "out"
     result = jbe(raw, out, "--years", "2019", "--subjects", "kenpo,minpo", "--xml-only")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert ("failed: 2019/minpo-mondai.pdf: question booklet 2019/minpo-mondai.pdf and answer "
             "key 2019/minpo-seito.pdf disagree on the 配点 of 2 question(s): 問 7 (booklet 2, "
             "key 3), 問 24 (booklet 3, key 2); is the key another year's?") in result.output
@@ -203,7 +203,7 @@ def test_the_same_key_file_in_two_years(tmp_path: Path) -> None:
                                 "2020/minpo-seito.pdf": "2020/minpo-seito.pdf"})
     out = tmp_path / "out"
     result = jbe(raw, out, "--years", "2019-2020", "--subjects", "minpo", "--xml-only")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert "2019/minpo-seito.pdf is the same file as 2020/minpo-seito.pdf" in result.output
     built = pairs(out)
     assert built[2019, "minpo"]["status"] == "failed"
@@ -225,7 +225,7 @@ def test_identical_keys_that_both_pass_are_both_refused(tmp_path: Path, same_byt
                 fh.write(b"\n% a re-saved copy\n")
     out = tmp_path / "out"
     result = jbe(raw, out, "--years", "2019-2020", "--subjects", "kenpo,minpo", "--xml-only")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     built = pairs(out)
     assert built[2019, "minpo"]["status"] == built[2020, "minpo"]["status"] == "failed"
     assert built[2019, "kenpo"]["status"] == built[2020, "kenpo"]["status"] == "ok"

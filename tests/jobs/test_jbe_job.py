@@ -177,8 +177,10 @@ def test_cli_strict_exit_codes(raw: Path, tmp_path: Path) -> None:
     args = ["jbe", "--xml-only", "--years", str(YEAR), "--raw", str(raw), "--out", str(out), "-q",
             "-j", "1"]
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
+    # a whole booklet failed: exit 1 with or without --strict; the others still built
+    assert result.exit_code == 1, result.output
     assert "processed 6 files: 2 XML" in result.output and "1 failed" in result.output
+    assert f"run failed: 1 booklet(s) failed: {YEAR}/kenpo-mondai.pdf" in result.output
     assert str(out / "report.md") in result.output
 
     strict = CliRunner().invoke(main, [*args, "--strict"])

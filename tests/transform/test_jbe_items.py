@@ -221,10 +221,8 @@ def excluded(q: str, **kw: str) -> Exclusion:
     ("次のアからオまでの各記述のうち，正しいものはいくつあるか。（解答欄は，［No.１］）", "counting"),
     (("次のアからオまでの各手続を時間的に先に行われるものから順に並べた場合の順序として正しいものは，"
      "後記１から５までのうちどれか。（解答欄は，［No.１］）"), "ordering"),
-    (("契約の成立に関する次のアからオまでの各記述のうち，契約が成立していないものの組合せとして"
-     "正しいものは，後記１から５までのうちどれか。（解答欄は，［No.１］）"), "ambiguous"),
-    (("居住・移転の自由に関する次のアからオまでの各記述について，明らかに誤っているものの組合せを，"
-     "後記１から６までの中から選びなさい。（解答欄は，［No.１］）"), "ambiguous"),
+    (("次のアからオまでの各記述について，正しいものの数を答えなさい。"
+     "（解答欄は，［No.１］）"), "ambiguous"),
 ])
 def test_stem_exclusions(stem: str, reason: str) -> None:
     ex = excluded(question(7, stem, statements("アイウエオ") + COMBO_OPTS,
@@ -276,12 +274,94 @@ def test_per_statement_answer_not_binary_excluded() -> None:
     assert ex.reason == "non_binary"
 
 
-def test_truth_table_other_meaning_excluded() -> None:
-    stem = ("次のアからウまでの各記述について，かかる見解の根拠となる記述には○を，根拠とはならない記述には×"
-            "を付した場合の組合せを，後記１から８までの中から選びなさい。（解答欄は，［No.１］）")
-    ex = excluded(question(1, stem, statements("アイウ") + options("ア○ イ○ ウ○"),
+def test_truth_table_other_meaning_states_its_property() -> None:
+    stem = ("「公の支配」の意義に関し，「法令等により一定の監督をしていることで足りる」とする見解が"
+            "あるが，次のアからウまでの各記述について，かかる見解の根拠となる記述には○を，根拠とは"
+            "ならない記述には×を付した場合の組合せを，後記１から８までの中から選びなさい。"
+            "（解答欄は，［No.１］）")
+    items, excl = run(question(1, stem, statements("アイウ") + options("ア○ イ○ ウ○",
+                                                                        "ア○ イ× ウ○"),
+                               '<slot no="1" answer="2"/>'))
+    assert excl == []
+    assert [i.label for i in items] == ["Y", "N", "Y"]
+    assert {i.instruction for i in items} == {"かかる見解の根拠となる記述か"}
+    assert {i.question_type for i in items} == {"truth_table"}
+    # the view the instruction refers to travels with the item
+    assert {i.lead_in for i in items} == {
+        "「公の支配」の意義に関し，「法令等により一定の監督をしていることで足りる」とする見解がある。"}
+
+
+def test_truth_table_whose_circle_marks_wrong_statements() -> None:
+    stem = ("次のアからウまでの各記述について，誤っているものには○を，正しいものには×を付した場合の"
+            "組合せを，後記１から８までの中から選びなさい。（解答欄は，［No.１］）")
+    items, _ = run(question(1, stem, statements("アイウ") + options("ア○ イ× ウ×"),
+                            '<slot no="1" answer="1"/>'))
+    assert [i.label for i in items] == ["N", "Y", "Y"]
+    assert {i.instruction for i in items} == {"正しいか"}
+
+
+@pytest.mark.parametrize(("stem", "instruction", "expected"), [
+    # …しないもの: the asked-for statements lack the property the instruction states
+    (("契約の成立に関する次のアからオまでの各記述のうち，契約が成立していないものの組合せとして"
+      "正しいものは，後記１から５までのうちどれか。（解答欄は，［No.１］）"),
+     "契約が成立しているか", "NYNYY"),
+    # 明らかに誤っている: the statements that are clearly wrong are not correct
+    (("居住・移転の自由に関する次のアからオまでの各記述について，明らかに誤っているものの組合せを，"
+      "後記１から６までの中から選びなさい。（解答欄は，［No.１］）"), "正しいか", "NYNYY"),
+    # 適切なもの is a property, not a fill-in
+    (("次の【事例】に関する後記アからオまでの各【記述】のうち，甲に殺人未遂罪の成立を認めるため"
+      "の論拠として適切なものの組合せは，後記１から５までのうちどれか。（解答欄は，［No.１］）"),
+     "甲に殺人未遂罪の成立を認めるための論拠として適切か", "YNYNN"),
+    (("主権に関する次のアからオまでの各記述について，国政に関する最高の決定権という意味で主権の"
+      "概念を用いたものの組合せを，後記１から６までの中から選びなさい。（解答欄は，［No.１］）"),
+     "国政に関する最高の決定権という意味で主権の概念を用いたか", "YNYNN"),
+])
+def test_combination_of_any_property(stem: str, instruction: str, expected: str) -> None:
+    items, excl = run(question(3, stem, statements("アイウエオ") + options("ア ウ", "イ エ"),
+                               '<slot no="1" answer="1"/>'))
+    assert excl == []
+    assert "".join(i.label for i in items) == expected
+    assert {i.instruction for i in items} == {instruction}
+    assert {i.question_type for i in items} == {"combination"}
+
+
+@pytest.mark.parametrize(("stem", "instruction", "expected"), [
+    (("次の１から５までの各事例における甲のＶに対する罪責について，判例の立場に従って検討した場合，"
+      "甲に殺人罪が成立しないものはどれか。（解答欄は，［No.１］）"),
+     "判例の立場に従って検討し甲に殺人罪が成立するか", "YYNYY"),
+    (("賃貸借及び使用貸借に関する次の１から５までの各記述のうち，使用貸借にのみ当てはまるものは"
+      "どれか。（解答欄は，［No.１］）"), "使用貸借にのみ当てはまるか", "NNYNN"),
+    (("次の【事例】に関する後記１から５までの各記述のうち，甲に窃盗罪の従犯の成立を肯定する論拠"
+      "となり得ないものはどれか。（解答欄は，［No.１］）"),
+     "甲に窃盗罪の従犯の成立を肯定する論拠となり得るか", "YYNYY"),
+])
+def test_single_choice_of_any_property(stem: str, instruction: str, expected: str) -> None:
+    items, excl = run(question(2, stem, statements("12345"), '<slot no="1" answer="3"/>'),
+                      subject="刑法", subject_en="Penal Code")
+    assert excl == []
+    assert "".join(i.label for i in items) == expected
+    assert {i.instruction for i in items} == {instruction}
+
+
+def test_choose_two_that_do_not_hold() -> None:
+    stem = ("次の１から５までの各記述を判例の立場に従って検討し，甲に（ ）内の罪名の間接正犯が成立"
+            "しないものを２個選びなさい。（解答欄は，［No.１］，［No.２］順不同）")
+    items, excl = run(question(17, stem, statements("12345"),
+                               '<slot no="1" answer="1"/><slot no="2" answer="3"/>',
+                               mode="unordered"), subject="刑法", subject_en="Penal Code")
+    assert excl == []
+    assert "".join(i.label for i in items) == "NYNYY"
+    assert {i.instruction for i in items} == {
+        "判例の立場に従って検討し甲に( )内の罪名の間接正犯が成立するか"}
+
+
+@pytest.mark.parametrize("opts", [("Ａ－アＢ－ウＣ－イ", "Ａ－イＢ－アＣ－ウ"), ("アⅠ－イⅡ", "ウⅢ－エⅢ")])
+def test_matching_options_are_excluded_with_their_reason(opts: tuple[str, str]) -> None:
+    stem = ("学生Ａ，Ｂ及びＣの採る見解として正しいものの組合せは，後記１から５までのうちどれか。"
+            "（解答欄は，［No.１］）")
+    ex = excluded(question(6, stem, statements("アイウ") + options(*opts),
                            '<slot no="1" answer="1"/>'))
-    assert ex.reason == "ambiguous"
+    assert ex.reason == "matching" and "Ａ－ア" in ex.message
 
 
 def test_no_statements_excluded() -> None:
@@ -339,6 +419,24 @@ def test_real_booklets_2015_2024(tmp_path: Path) -> None:
     assert len(ids) == len(set(ids))
     assert len({e.id for e in excl}) == len(excl)
     assert not set(ids) & {e.id for e in excl}
+    # what is left out truly does not decompose, each with its reason
+    assert {e.reason for e in excl} <= {"fill_in", "counting", "ordering", "all_correct",
+                                        "matching", "non_binary", "no_statements"}
+    by_question: dict[str, list[JbeItem]] = {}
+    for item in items:
+        by_question.setdefault(item.id.rsplit("-", 1)[0], []).append(item)
+    # the cases of issue 14: 成立しない, 当てはまる, 明らかに誤っている, numbered statements
+    # after a 【事例】 (2018 刑法 17, 2015 刑法 18), 適切なもの (2021 刑法 13)
+    for qid, instruction in (("平成２７年-刑法-6", "判例の立場に従って検討し甲に殺人罪が成立するか"),
+                             ("平成２７年-民法-24", "使用貸借にのみ当てはまるか"),
+                             ("平成３０年-憲法-8", "正しいか"),
+                             ("平成３０年-刑法-17", "【事例】に対して判例の立場に従って検討し記述が正しいか"),
+                             ("平成２７年-刑法-18", "判例の立場に従って検討し甲に( )内の犯罪が成立するか"),
+                             ("令和３年-刑法-13", "甲に殺人未遂罪の成立を認めるための論拠として適切か")):
+        assert {i.instruction for i in by_question[qid]} == {instruction}, qid
+    # a single choice among numbered statements: exactly one is the asked-for one
+    assert [i.label for i in by_question["平成３０年-刑法-17"]].count("Y") == 1
+    assert [i.label for i in by_question["平成２７年-刑法-6"]].count("N") == 1
     summary = summarize(items, excl)
     print("\nbuildds:", json.dumps(summary.to_json(), ensure_ascii=False))
     print("JBE-QA seed:", json.dumps(SEED_COUNTS, ensure_ascii=False))

@@ -62,11 +62,11 @@ def last_statement(blocks: list[Block]) -> Block | None:
     return None
 
 
-def _left_margin(lines: list[PdfLine]) -> dict[int, float]:
-    """Per page, the x of unindented lines (the most common x0, rounded)."""
-    by_page: dict[int, Counter[float]] = {}
+def _left_margin(lines: list[PdfLine]) -> dict[tuple[int, int], float]:
+    """Per page and column, the x of unindented lines (the most common x0, rounded)."""
+    by_page: dict[tuple[int, int], Counter[float]] = {}
     for ln in lines:
-        by_page.setdefault(ln.page, Counter())[round(ln.bbox[0])] += 1
+        by_page.setdefault((ln.page, ln.column), Counter())[round(ln.bbox[0])] += 1
     return {p: float(min(x for x, n in c.items() if n >= max(1, c.most_common(1)[0][1] // 4)))
             for p, c in by_page.items()}
 
@@ -115,7 +115,8 @@ class _BodyReader:
         text, page = line.text, line.page
         # OCR boxes wander by a character or so: there, the label sequence alone decides.
         indented = (bool(self.margins) and page not in self.ocr_pages
-                    and line.bbox[0] > self.margins.get(page, 0) + 0.5 * _char_width(line))
+                    and line.bbox[0] > self.margins.get((page, line.column), 0)
+                    + 0.5 * _char_width(line))
         if self._heading(text, page) or self._reference(text, page):
             return
         current = self.current

@@ -16,9 +16,10 @@ body lines once:
    over the body lines is :mod:`.body`; this module splits the questions, reads the stem and
    assembles and checks each question.
 
-Numbered lines are options when the stem points at them (``後記１から５までのうちどれか``);
+Numbered lines are read as options when the stem points at them (``後記１から５までのうちどれか``);
 otherwise they are numbered statements (刑法 ``次の１から５までの各記述``, ``後記１から５までの
-各【記述】``).
+各【記述】``). Read as options, they are still the question's statements when nothing they say
+refers to labels and the question has no labelled statements (:mod:`.structure`).
 
 Whatever cannot be placed is kept in ``ExamQuestion.other`` with a warning — never dropped.
 Problems (a slot marker that is missing or disagrees with the statements, slots that do not
@@ -32,6 +33,7 @@ import re
 from dataclasses import dataclass, field
 
 from buildds.extract.jbe.body import KATAKANA_LABELS, TRAILING_NO, Block, read_body, to_int
+from buildds.extract.jbe.structure import numbered_blocks_are_statements
 from buildds.schema import (
     ExamBooklet,
     ExamQuestion,
@@ -194,6 +196,11 @@ def _assemble(raw: _RawQuestion, stem: str, slots: list[int], mode: str,
     options: list[Option] = []
     lead_ins: list[LeadIn] = []
     other: list[str] = []
+    option_blocks = [b for b in blocks if b.kind == "option"]
+    if numbered_blocks_are_statements(stem, sum(b.kind == "statement" for b in blocks),
+                                      [join_wrapped(b.lines) for b in option_blocks]):
+        for b in option_blocks:  # the key's number names the block itself (.structure)
+            b.kind = "statement"
     for b in blocks:
         if b.kind == "statement":
             statements.append(_finish_statement(b))

@@ -52,7 +52,12 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _page_lines(page: pdfium.PdfPage, number: int, height: float) -> list[PdfLine]:
+def _page_lines(page: pdfium.PdfPage, number: int, height: float,
+                cut_at: Sequence[float] = (),
+                spans: list[tuple[float, float]] | None = None) -> list[PdfLine]:
+    """The page's text lines as pdfium breaks them; with ``cut_at`` (column gutters), a line
+    that joins two columns' rows is cut at the gutter. ``spans`` collects the x-extents of
+    the lines' runs of text (:func:`_solid_spans`)."""
     textpage = page.get_textpage()
     try:
         text = textpage.get_text_range()
@@ -76,6 +81,15 @@ def _page_lines(page: pdfium.PdfPage, number: int, height: float) -> list[PdfLin
                 round(height - min(b0, b1), 2),
             )
             size = round(float(pdfium_c.FPDFText_GetFontSize(raw_tp, first)), 2)
+            if spans is not None:
+                spans += _solid_spans(textpage, raw_line, start, bbox, size)
+            cut = (_cut_line(textpage, raw_line, start, height, cut_at)
+                   if any(bbox[0] < g < bbox[2] for g in cut_at) else None)
+            if cut:
+                lines += [PdfLine(text=t, bbox=b, font_size=round(float(
+                    pdfium_c.FPDFText_GetFontSize(raw_tp, i)), 2), page=number)
+                    for t, b, i in cut]
+                continue
             lines.append(PdfLine(text=stripped, bbox=bbox, font_size=size, page=number))
         return lines
     finally:
@@ -105,6 +119,92 @@ def reading_order(lines: list[PdfLine]) -> list[PdfLine]:
         return (round(mid / 4.0), line.bbox[0])
 
     return sorted(lines, key=key)
+
+
+_GAP = re.compile(r"\s+")
+
+
+def _solid_spans(textpage: pdfium.PdfTextPage, raw_line: str, start: int, bbox: BBox,
+                 size: float) -> list[tuple[float, float]]:
+    """The x-extents of a line's runs of text, cut where a space stands for a gap wider
+    than two characters (where the PDF's text joins two columns' rows into one line)."""
+    inner = raw_line.strip()
+    if " " not in inner and "\u3000" not in inner:
+        return [(bbox[0], bbox[2])]
+    offset = len(raw_line) - len(raw_line.lstrip())
+    spans: list[tuple[float, float]] = []
+    left = bbox[0]
+    for m in _GAP.finditer(inner):
+        before = textpage.get_charbox(start + offset + m.start() - 1, loose=True)
+        after = textpage.get_charbox(start + offset + m.end(), loose=True)
+        if after[0] - before[2] > 2 * (size or 10.0):
+            spans.append((left, before[2]))
+            left = after[0]
+    spans.append((left, bbox[2]))
+    return spans
+
+
+def _cut_line(textpage: pdfium.PdfTextPage, raw_line: str, start: int, height: float,
+              gutters: Sequence[float]) -> list[tuple[str, BBox, int]] | None:
+    """A raw line that runs across a gutter no character straddles, cut there: each part's
+    text, loose box and first character index; None when it is not to be cut."""
+    boxes = [textpage.get_charbox(start + i, loose=True) for i in range(len(raw_line))]
+    solid = [i for i, ch in enumerate(raw_line) if not ch.isspace()]
+    if not solid or any(boxes[i][0] < g < boxes[i][2] for i in solid for g in gutters):
+        return None
+    parts: dict[int, list[int]] = {}
+    for i in solid:
+        centre = (boxes[i][0] + boxes[i][2]) / 2
+        parts.setdefault(sum(1 for g in gutters if centre > g), []).append(i)
+    if len(parts) < 2:
+        return None
+    out = []
+    for _, idx in sorted(parts.items()):
+        first, last = idx[0], idx[-1]
+        box: BBox = (round(boxes[first][0], 2), round(height - max(boxes[first][3],
+                                                                     boxes[last][3]), 2),
+                     round(boxes[last][2], 2), round(height - min(boxes[first][1],
+                                                                  boxes[last][1]), 2))
+        out.append((normalise_spaces(raw_line[first:last + 1]), box, start + first))
+    return out
+
+
+def _text_lines(page: pdfium.PdfPage, number: int, height: float, *,
+                columns: bool) -> list[PdfLine]:
+    """The page's text-layer lines; with ``columns``, rows that join two columns cut apart."""
+    spans: list[tuple[float, float]] | None = [] if columns else None
+    lines = _page_lines(page, number, height, spans=spans)
+    if spans and lines:
+        lines = _rows_cut_into_columns(page, number, height, lines, spans)
+    return lines
+
+
+def _in_reading_order(pages: list[list[PdfLine]], *, columns: bool) -> list[list[PdfLine]]:
+    """Every page's lines in reading order; with ``columns``, column by column, the pages
+    together (:func:`buildds.extract.pdf.columns.order_pages`)."""
+    if not columns:
+        return [reading_order(lines) for lines in pages]
+    from buildds.extract.pdf.columns import order_pages
+
+    return order_pages(pages, reading_order)
+
+
+def _rows_cut_into_columns(page: pdfium.PdfPage, number: int, height: float,
+                           lines: list[PdfLine],
+                           spans: list[tuple[float, float]]) -> list[PdfLine]:
+    """``lines``, unless the page has columns its text joins row by row: then the lines cut
+    at the gutters the runs of text (``spans``) show — kept only if the cut lines show them
+    too."""
+    from buildds.extract.pdf.columns import find_gutters, gutters_of_spans
+
+    if find_gutters(lines):
+        return lines  # the columns are apart already
+    sizes = sorted(ln.font_size for ln in lines)
+    gutters = gutters_of_spans(spans, sizes[len(sizes) // 2] or 10.0)
+    if not gutters:
+        return lines
+    cut = _page_lines(page, number, height, cut_at=gutters)
+    return cut if find_gutters(cut) else lines
 
 
 def split_furniture(
@@ -166,6 +266,7 @@ def extract_pdf(
     ocr_lang: str = "jpn",
     ocr_processes: int | None = None,
     max_pages: int | None = MAX_PAGES,
+    columns: bool = False,
 ) -> PdfDocument:
     """Read a PDF into a :class:`PdfDocument`.
 
@@ -173,7 +274,9 @@ def extract_pdf(
     ``words=True`` also returns pdfium's text segments with boxes (for tables).
     ``ocr="auto"`` OCRs pages without a text layer; ``"never"`` leaves them empty and
     ``"always"`` OCRs every page. A PDF of more than ``max_pages`` pages (``None``: no
-    limit) raises :class:`LimitExceeded` naming ``--max-pages``.
+    limit) raises :class:`LimitExceeded` naming ``--max-pages``. ``columns=True`` reads a
+    multi-column page column by column (:mod:`buildds.extract.pdf.columns`); a one-column
+    page is read as without it.
     """
     path = Path(path)
     name = source_path or str(path)
@@ -188,7 +291,8 @@ def extract_pdf(
             try:
                 page = doc[index]
                 width, height = page.get_size()
-                lines = _page_lines(page, number, height) if ocr != "always" else []
+                lines = ([] if ocr == "always"
+                         else _text_lines(page, number, height, columns=columns))
                 wl = tuple(_page_words(page, height)) if words and lines else ()
                 page.close()
             except pdfium.PdfiumError as exc:
@@ -196,7 +300,7 @@ def extract_pdf(
             printable = sum(len(ln.text) for ln in lines)
             if ocr == "always" or (ocr == "auto" and printable < _MIN_TEXT_CHARS):
                 needs_ocr.append(number)
-            raw_pages.append(reading_order(lines))
+            raw_pages.append(lines)  # put in reading order at the end, all pages together
             sizes.append((width, height))
             page_words.append(wl)
     finally:
@@ -210,10 +314,11 @@ def extract_pdf(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
             source_path=name,
         ).items():
-            raw_pages[number - 1] = reading_order(list(ocr_page.lines))
+            raw_pages[number - 1] = list(ocr_page.lines)
             confidences[number] = ocr_page.confidence
 
-    split = split_furniture(raw_pages, [h for _, h in sizes])
+    split = split_furniture(_in_reading_order(raw_pages, columns=columns),
+                            [h for _, h in sizes])
     pages = tuple(
         PdfPage(
             number=i + 1,
