@@ -129,9 +129,9 @@ def check_clauses(clauses: Sequence[Clause], *, source: str | None = None) -> li
     name = source or clauses[0].source
     flags: list[ClauseFlag] = []
     total = sum(len(c.text) for c in clauses)
-    if not any(c.kind in _NUMBERED or c.kind == "supplementary" for c in clauses):
-        if total > NO_CLAUSE_MIN_CHARS:
-            flags.append(_flag(name, "no_clauses", f"no clause found in {total} characters"))
+    if total > NO_CLAUSE_MIN_CHARS and not any(
+            c.kind in _NUMBERED or c.kind == "supplementary" for c in clauses):
+        flags.append(_flag(name, "no_clauses", f"no clause found in {total} characters"))
     median = statistics.median(len(c.text) for c in clauses)
     limit = max(LONG_RATIO * median, LONG_MIN_CHARS)
     for k, c in enumerate(clauses):

@@ -35,7 +35,7 @@ _LEADING_NUMBER = re.compile(r"^(\d{1,2})(?:\.0)?\.?\s+")
 _SMALL_WORDS = {"of", "and", "the", "to", "for", "in", "on", "a", "an", "or", "with", "by"}
 _EN_PARA = re.compile(r"^(?:(?:Section|SECTION|Clause|CLAUSE)\s+)?\d+(?:\s*\.\s*\d+)+\.?\s")
 _EN_CAPS_HEADING = re.compile(r"^(?=.*[A-Z]{3})[A-Z0-9][A-Z0-9 ,;:'’&()/\-]{2,60}\.?$")
-_EN_ITEM = re.compile(r"^\((?:[a-z]{1,2}|[ivx]+|\d+)\)\s")
+_EN_ITEM = re.compile(r"^(?:\((?:[a-z]{1,2}|[ivx]+|\d+)\)|[a-z]\))\s")
 
 
 def is_en_appendix(det: str, number_text: str | None = None) -> bool:

@@ -15,7 +15,6 @@ from buildds.schema.contracts import Clause, DocBlock
 from buildds.text import join_wrapped, normalize_text
 from buildds.transform.clauses.english import en_para_item, en_starts, is_en_signature
 from buildds.transform.clauses.japanese import is_ja_date, is_ja_signature, ja_para_item, ja_starts
-from buildds.transform.clauses.structure import ends_paragraph, larger_font, toc_lines
 from buildds.transform.clauses.lines import (
     ClauseStart,
     Line,
@@ -24,6 +23,7 @@ from buildds.transform.clauses.lines import (
     detect_language,
     make_lines,
 )
+from buildds.transform.clauses.structure import ends_paragraph, larger_font, toc_lines
 
 __all__ = ["Language", "split_clauses"]
 
@@ -98,6 +98,18 @@ def _original_text(blocks: Sequence[DocBlock]) -> str:
     return "\n".join(texts)
 
 
+def _find_starts(lines: Sequence[Line], lang: str, ends: Sequence[bool]) -> list[ClauseStart]:
+    """Structure first: TOC lines are left out, paragraph ends and heading styles / fonts
+    are handed to the language's rules."""
+    toc = toc_lines(lines)
+    if lang == "ja":
+        return ja_starts(lines, toc=toc, ends=ends)
+    fonts = larger_font(lines)
+    headings = [i not in toc and (ln.block.kind == "heading" if ln.block.bbox is None
+                                  else fonts[i]) for i, ln in enumerate(lines)]
+    return en_starts(lines, toc=toc, headings=headings)
+
+
 def split_clauses(
     blocks: Sequence[DocBlock], *, source: str, language: Language = "auto"
 ) -> list[Clause]:
@@ -110,15 +122,8 @@ def split_clauses(
     if not lines:
         return []
     lang = detect_language(lines) if language == "auto" else language
-    toc = toc_lines(lines)
     ends = ends_paragraph(lines, lang)
-    if lang == "ja":
-        starts = ja_starts(lines, toc=toc, ends=ends)
-    else:
-        fonts = larger_font(lines)
-        headings = [i not in toc and (ln.block.kind == "heading" if ln.block.bbox is None
-                                      else fonts[i]) for i, ln in enumerate(lines)]
-        starts = en_starts(lines, toc=toc, headings=headings)
+    starts = _find_starts(lines, lang, ends)
     end_of = {id(ln): e for ln, e in zip(lines, ends, strict=True)}
     _add_signature(starts, lines, lang)
     first_line = [int(s.extra.get("start", s.line)) for s in starts]  # type: ignore[call-overload]
