@@ -37,6 +37,10 @@ def test_word_agreement_with_toc_and_schedules() -> None:
     assert schedules[0] == "Schedule 1 Pre-completion obligations"
     signature = next(k for k, c in enumerate(clauses) if c.kind == "signature")
     assert clauses[signature - 1].number == 37 and clauses[signature + 1].kind == "appendix"
+    # the execution block after the schedules is a signature too, not part of Schedule 16
+    execution = [c for c in clauses if c.kind == "signature" and "Signed by" in c.text]
+    assert len(execution) == 1
+    assert not any("Signed by" in c.text for c in clauses if c.kind == "appendix")
     codes = {f.code for f in check_clauses(clauses)}
     assert not codes & {"toc_like", "numbering_gap", "numbering_duplicate"}
 

@@ -24,7 +24,7 @@ _EN_TOC = re.compile(r"^[^a-z]*\s\d{1,3}$")
 _EN_SIGNATURE = re.compile(
     r"^(?:IN WITNESS (?:WHEREOF|OF WHICH)|In [Ww]itness [Ww]hereof|AS WITNESS|"
     r"(?:SIGNED|Signed|EXECUTED|Executed)\s+(?:by|BY|for|FOR|as a deed|AS A DEED|on behalf|ON BEHALF)"
-    r"(?!.*\.$)|This (?:agreement|Agreement|AGREEMENT) has been (?:entered into|executed|signed) "
+    r"(?!.*[a-z]\.$)|This (?:agreement|Agreement|AGREEMENT) has been (?:entered into|executed|signed) "
     r"on the date)")
 _EN_APPENDIX = re.compile(
     r"^(?:EXHIBIT|SCHEDULE|ANNEXURE|ANNEX|APPENDIX|ATTACHMENT|Exhibit|Schedule|Annexure|Annex|Appendix|Attachment)"
