@@ -60,6 +60,18 @@ def test_cuad_sections(name: str, count: int, last: str | None) -> None:
     assert not [f for f in check_clauses(clauses) if f.code.startswith("numbering")]
 
 
+def test_cuad_annexures_after_the_signature() -> None:
+    """TELKOM: ``ANNEXURE 1``–``3`` (alone on their lines) are appendices, not the tail of
+    the signature."""
+    clauses = clauses_of("en_cuad", "TELKOMSALTD_01_30_2003-EX-10-LICENCE AND MAINTENANCE "
+                         "AGREEMENT.PDF")
+    assert [c.heading for c in clauses if c.kind == "appendix"] == [
+        "ANNEXURE 1", "ANNEXURE 2", "ANNEXURE 3"]
+    signature = next(c for c in clauses if c.kind == "signature")
+    assert signature.text.startswith("AS WITNESSES") and len(signature.text) < 500
+    assert check_clauses(clauses) == []
+
+
 def test_cuad_appendix_after_last_section() -> None:
     """The list of restricted trademark terms after §23 is an appendix, not part of §23."""
     clauses = clauses_of("en_cuad", "CreditcardscomInc_20070810_S-1_EX-10.33_362297_EX-10.33_"

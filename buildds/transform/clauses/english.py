@@ -135,7 +135,8 @@ def en_starts(lines: Sequence[Line], *, toc: Collection[int] = (),
             # "Exhibit C." wrapped to the start of a line ends a sentence: not a heading
             if (i > first and i not in toc
                     and is_en_appendix(ln.det, ln.block.number_text if ln.first else None)
-                    and not _EN_TOC.match(ln.det)
+                    # "Schedule 2 … 14" is a TOC entry, "ANNEXURE 1" alone a heading
+                    and (not _EN_TOC.match(ln.det) or len(ln.det.split()) <= 2)
                     and not any(s.line == i for s in starts)):
                 starts.append(ClauseStart(i, "appendix", heading=ln.text))
         starts.sort(key=lambda s: s.line)
