@@ -279,3 +279,36 @@ def test_english_pdf_two_level_numbering_articles(tmp_path: Path) -> None:
                                "Section 2.2 The Borrower shall repay the Loan in one year.")
     assert loan.items == ("(a) in one amount;", "(b) on the Closing Date.")
     assert check_clauses(clauses) == []
+
+
+def test_english_pdf_outline_gives_the_clauses(tmp_path: Path) -> None:
+    """Headings in the body font, no numbers, not capitals: only the PDF's outline
+    (bookmarks) says where the clauses start."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    def write(path: Path, outline: bool) -> Path:
+        c = Canvas(str(path), pagesize=A4, invariant=1)
+        c.setFont("Helvetica", 10)
+        y = 780.0
+        c.drawString(72, y, "This agreement is made between Acme Ltd and Beta Ltd.")
+        for k, (title, text) in enumerate([("Services", "Acme provides the services."),
+                                           ("Payment", "Beta pays within 30 days."),
+                                           ("Governing law", "English law governs it.")]):
+            y -= 30
+            c.drawString(72, y, title)
+            if outline:
+                c.bookmarkHorizontal(f"c{k}", 72, y + 12)
+                c.addOutlineEntry(title, f"c{k}", level=0)
+            y -= 15
+            c.drawString(72, y, text)
+        c.save()
+        return path
+
+    plain = clauses_of(write(tmp_path / "plain.pdf", outline=False))
+    assert [c.kind for c in plain] == ["other"]
+    marked = clauses_of(write(tmp_path / "outlined.pdf", outline=True))
+    assert [(c.kind, c.heading) for c in marked] == [
+        ("preamble", None), ("section", "Services"), ("section", "Payment"),
+        ("section", "Governing law")]
+    assert marked[2].text == "Beta pays within 30 days."

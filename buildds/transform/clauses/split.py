@@ -105,8 +105,9 @@ def _find_starts(lines: Sequence[Line], lang: str, ends: Sequence[bool]) -> list
     if lang == "ja":
         return ja_starts(lines, toc=toc, ends=ends)
     fonts = larger_font(lines)
-    headings = [i not in toc and (ln.block.kind == "heading" if ln.block.bbox is None
-                                  else fonts[i]) for i, ln in enumerate(lines)]
+    # Word heading styles and PDF outline entries are "heading" blocks; PDF fonts too
+    headings = [i not in toc and (ln.block.kind == "heading" or fonts[i])
+                for i, ln in enumerate(lines)]
     return en_starts(lines, toc=toc, headings=headings)
 
 
