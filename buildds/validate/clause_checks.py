@@ -109,7 +109,8 @@ def _outside(source: str, clauses: Sequence[Clause]) -> list[ClauseFlag]:
     for k, c in enumerate(clauses):
         if c.kind in ("preamble", "signature"):
             lines = [ln.strip() for ln in c.text.splitlines()]
-            hits = [ln for ln in lines if _HEADING_LIKE.match(ln) and not _ENDS_PAGE.search(ln)]
+            hits = [ln for ln in lines if _HEADING_LIKE.match(ln) and not _ENDS_PAGE.search(ln)
+                    and not _DOT_LEADER.search(ln)]  # a TOC entry in the preamble is fine
             if hits:
                 flags.append(_flag(source, "outside_clause",
                                    f"the {c.kind} holds {len(hits)} line(s) that look like "

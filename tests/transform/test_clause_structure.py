@@ -312,3 +312,22 @@ def test_english_pdf_outline_gives_the_clauses(tmp_path: Path) -> None:
         ("preamble", None), ("section", "Services"), ("section", "Payment"),
         ("section", "Governing law")]
     assert marked[2].text == "Beta pays within 30 days."
+
+
+def test_japanese_toc_cover_and_supplementary_provisions() -> None:
+    """A 目次 with dot leaders and page numbers never becomes articles; 附則 is its own unit."""
+    from buildds.schema.contracts import DocBlock
+
+    texts = ["利用規約", "目次", "第1条（目的）・・・・・・・・1", "第2条（定義）…………2",
+             "第3条 変更 3", "第1条（目的）", "本規約は利用条件を定める。", "第2条（定義）",
+             "本規約の用語は次のとおりとする。", "ア 会員 登録した者", "イ 当社 運営者",
+             "第3条 変更", "当社は本規約を変更できる。", "附則", "本規約は2026年4月1日から施行する。"]
+    blocks = [DocBlock(index=i, text=t, source_index=i) for i, t in enumerate(texts)]
+    clauses = split_clauses(blocks, source="t.docx")
+    assert [c.kind for c in clauses] == ["preamble", "article", "article", "article",
+                                         "supplementary"]
+    assert numbered(clauses) == [(1, "目的"), (2, "定義"), (3, "変更")]
+    assert "・・・" in clauses[0].text  # the TOC stays in the preamble
+    assert clauses[2].items == ("ア 会員 登録した者", "イ 当社 運営者")
+    assert clauses[4].text == "本規約は2026年4月1日から施行する。"
+    assert check_clauses(clauses) == []
