@@ -38,7 +38,9 @@ __all__ = ["contracts"]
 @click.option("--max-pages", type=click.IntRange(min=1), default=LIMITS["pages"].default,
               show_default=True, help="Pages (or image frames) a document may have; a longer "
               "one is a failed file.")
-@click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read (without it, only when none could).")
+@click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read (without it, "
+              "only when none could) or any clause was flagged (empty, TOC-like, far too long, "
+              "numbering gap or duplicate, text outside any clause — listed in report.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
               view: str, labels: Path | None, password: str | None, seed: int,
@@ -51,9 +53,12 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
     (clause classification: labels per clause; clause revision: ai_alert, guidelines,
     reference_revision); without, one split "clauses" to annotate.
 
-    Exit codes: 0 built (failed files are named here and in the report; they fail the run
-    only with --strict); 1 no file could be read, or --strict and a file failed; 2 a bad
-    option or a missing input path.
+    Every document's clauses are checked (buildds.validate.clause_checks); the flags are
+    listed per document in report.md.
+
+    Exit codes: 0 built (failed files and clause flags are named here and in the report;
+    they fail the run only with --strict); 1 no file could be read, or --strict and a file
+    failed or a clause was flagged; 2 a bad option or a missing input path.
 
     \b
     Example:
@@ -77,3 +82,7 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
     echo_failures(report.failure_lines(), report=out / "report.md")
     if report.failed and (strict or report.failed == len(report.files)):
         sys.exit(1)  # --strict: any failed file; always: when no file could be read
+    if strict and report.clause_flags:
+        click.echo(f"--strict: {len(report.clause_flags)} clause flag(s), see "
+                   f"{out / 'report.md'}", err=True)
+        sys.exit(1)

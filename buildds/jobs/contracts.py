@@ -42,6 +42,7 @@ from buildds.pipeline import (
 from buildds.safeio import LIMITS, read_side_file
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Problem
+from buildds.schema.clause_flags import ClauseFlag
 from buildds.schema.contracts import (
     Clause,
     ClauseRow,
@@ -83,6 +84,8 @@ class ContractsReport:
     problems: Counter[str] = field(default_factory=Counter)
     exported: str | None = None
     seconds: float = 0.0
+    #: what :func:`buildds.validate.clause_checks.check_clauses` found, per document in order
+    clause_flags: list[ClauseFlag] = field(default_factory=list)
 
     @property
     def failed(self) -> int:
@@ -97,6 +100,8 @@ class ContractsReport:
                 f"{self.rejected} rejected")
         if self.failed:
             line += f" ({self.failed} files failed)"
+        if self.clause_flags:
+            line += f", {len(self.clause_flags)} clause flags"
         if self.items:
             line += "; " + ", ".join(f"{n} {s}" for s, n in self.items.items())
         return line + f" — see {self.out / 'report.md'}"
@@ -128,6 +133,7 @@ class ContractsReport:
             "label_frequencies": self.label_frequencies,
             "exported": self.exported,
             "files": [f.as_dict() for f in self.files],
+            "clause_flags": [f.model_dump() for f in self.clause_flags],
         }
 
 
@@ -199,6 +205,7 @@ def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[st
     from buildds.extract.contracts.reader import read_documents
     from buildds.transform.clauses import split_clauses
     from buildds.transform.rikai import view_blocks
+    from buildds.validate.clause_checks import check_clauses
 
     pairs = []
     # absolute, not resolved: a link is named (and checked by the reader) as the user gave it
@@ -217,6 +224,7 @@ def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[st
             else:
                 clauses = split_clauses(view_blocks(doc.blocks, view), source=name)
                 pairs.append((doc, clauses))
+                run.report.clause_flags += check_clauses(clauses, source=name)
                 entry = _file_entry(name, doc, clauses, problems, time.perf_counter() - tick)
                 run.reject([p for p in problems if p.severity == "error"], name)
                 run.report.files.append(entry)
@@ -385,6 +393,10 @@ def _markdown(report: ContractsReport) -> str:
     if report.items:
         lines += ["", f"## Export: {report.exported}", "", "| split | rows |", "|---|---:|"]
         lines += [f"| {s} | {n} |" for s, n in report.items.items()]
+    if report.clause_flags:
+        from buildds.validate.clause_checks import flags_markdown
+
+        lines += ["", *flags_markdown(report.clause_flags)]
     if report.label_frequencies is not None:
         lines += ["", "## Label frequencies", "", "| label | items |", "|---|---:|"]
         lines += [f"| {_cell(k)} | {v} |" for k, v in report.label_frequencies.items()]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from buildds.extract.contracts.confidence import low_confidence_problems, mean_confidence
 from buildds.extract.contracts.errors import contract_error
+from buildds.extract.contracts.outline import mark_outline_headings
 from buildds.schema import PdfDocument, PdfLine, PdfPage, Problem
 from buildds.schema.contracts import ContractDocument, DocBlock
 
@@ -108,7 +109,7 @@ def finish_pdf(plan: PdfPlan, results: dict[int, OcrPage]) -> ContractDocument:
         for pg, (body, furniture) in zip(kept, split, strict=True)
     )
     pdf = PdfDocument(source=doc.source, pages=new_pages)
-    blocks = blocks_from_pdf(pdf)
+    blocks = mark_outline_headings(blocks_from_pdf(pdf), plan.path, plan.password)
     if not blocks:
         why = (f"the PDF has no text layer and OCR ({ocr_lang}) found no text on "
                f"{len(plan.to_ocr)} page(s)" if plan.scan else "the PDF's pages have no body text")

@@ -9,6 +9,7 @@ suffixes, bytes checked against the name), :mod:`~buildds.extract.contracts.pdf`
 scanned PDFs), :mod:`~buildds.extract.contracts.image` (images → OCR blocks),
 :mod:`~buildds.extract.contracts.odt` (LibreOffice conversion),
 :mod:`~buildds.extract.contracts.ocr_pool` (the pool of ``read_documents(jobs > 1)``),
+:mod:`~buildds.extract.contracts.outline` (PDF bookmarks → heading blocks),
 :mod:`~buildds.extract.contracts.confidence` and :mod:`~buildds.extract.contracts.errors`.
 """
 

@@ -28,7 +28,15 @@ Text is normalised with :func:`normalize_text` (zero-width characters and Kangxi
 article numbers are read with :func:`to_int_number` on a half-width-digit copy.
 ``char_span`` indexes :func:`document_text` of the same blocks.
 
+Structure before patterns (:mod:`.structure`): table-of-contents lines never start a clause;
+PDF lines that stop short of the column end their unit (and make ``第一条 定義`` a heading
+with its body on the next line); without numbered headings, English documents are cut at
+their heading-styled (Word) or larger-font (PDF) lines, then at ALL-CAPS lines; a Word
+paragraph numbered ``Schedule %1`` is an appendix; an execution block after the schedules is
+the signature. :mod:`buildds.validate.clause_checks` flags what still looks wrong.
+
 The package: :mod:`.lines` (blocks → the lines the rules read, ``document_text``),
+:mod:`.structure` (TOC lines, paragraph ends, heading fonts),
 :mod:`.japanese` and :mod:`.english` (where clauses start, per language), :mod:`.split`
 (:func:`split_clauses`: starts → :class:`Clause` records).
 """

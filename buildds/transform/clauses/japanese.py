@@ -6,7 +6,7 @@ signature lines and the 項/号 markers of a clause body.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from buildds.text import normalize_text, to_int_number
@@ -114,13 +114,17 @@ def ja_article_heading(line: str) -> ArticleHeading | None:
     )
 
 
+#: the longest title ``第N条 <title>`` may have without brackets
+_MAX_BARE_TITLE = 20
+_SENTENCE_MARK = re.compile(r"[。、，,．「」]")
 _JA_NUMBERED_HEADING = re.compile(
     rf"^(?P<num>[0-9]+){_SP}*[（(](?P<h>[^（）()]{{1,30}})[)）]{_SP}*$"
 )
 _JA_CHAPTER = re.compile(rf"^第{_SP}*(?P<num>{_NUM}){_SP}*[章編節](?P<rest>.*)$")
 _JA_SUPPLEMENTARY = re.compile(rf"^附{_SP}*則(?:{_SP}*[（(][^（）()]*[)）])?{_SP}*$")
 _JA_APPENDIX = re.compile(
-    rf"^(?:別{_SP}*[紙表]|別{_SP}*添){_SP}*(?:第?{_SP}*{_NUM})?(?P<rest>.*)$"
+    rf"^[【〔［\[（(]?(?:別{_SP}*[紙表]|別{_SP}*添|付{_SP}*属{_SP}*書類?){_SP}*(?:第?{_SP}*{_NUM})?"
+    rf"(?P<close>[】〕］\]）)])?(?P<rest>.*)$"
 )
 _JA_BARE_HEADING = re.compile(r"^[（(【](?P<h>[^（）()【】]{1,30})[)）】]$")
 _JA_SIGNATURE = re.compile(
@@ -129,7 +133,9 @@ _JA_SIGNATURE = re.compile(
 )
 _DATE_PART = r"[0-9○〇元＿_ ]*"
 _JA_DATE_LINE = re.compile(
-    rf"^(?:令和|平成|昭和|西暦)?{_SP}*{_DATE_PART}{_SP}*年{_SP}*{_DATE_PART}{_SP}*月{_SP}*{_DATE_PART}{_SP}*日$"
+    rf"^(?:(?:制定|施行|改定|改訂|作成|締結|契約締結|最終改定)日?{_SP}*[:：]?{_SP}*)?"
+    rf"(?:令和|平成|昭和|西暦)?{_SP}*{_DATE_PART}{_SP}*年{_SP}*{_DATE_PART}{_SP}*月{_SP}*"
+    rf"{_DATE_PART}{_SP}*日{_SP}*(?:制定|施行|改定|改訂|作成|締結|現在|より施行|から施行)?$"
 )
 _JA_PARTY = re.compile(
     rf"^(?:[【（(]?[甲乙丙][】）)]?{_SP}*(?:[:：]|$|住所|所在地|氏名)|住{_SP}*所{_SP}*[:：]|所在地{_SP}*[:：])"
@@ -138,17 +144,32 @@ _JA_PARA = re.compile(rf"^[0-9]+(?:[.．]{_SP}*|{_SP}+)(?=\S)")
 _JA_ITEM = re.compile(
     rf"^(?:[（(][0-9]+[)）]|[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]"
     rf"|[一二三四五六七八九十]+(?:{_SP}|[、．.])|[アイウエオカキクケコサシスセソタチツテト](?:{_SP}|[.．、])"
-    rf"|[（(](?:[a-zａ-ｚア-ン]|[ivx]+)[)）])"
+    rf"|[（(](?:[a-zａ-ｚア-ン]|[ivx]+)[)）]|[・•●◦■▪\-－](?:{_SP}*)(?=\S))"
 )
 
 
-def ja_starts(lines: Sequence[Line]) -> list[ClauseStart]:
+def _unbracketed_heading(art: ArticleHeading, ends: bool) -> tuple[str | None, str]:
+    """``第一条 定義`` — a short title after the number, with the line ending there, is the
+    heading (not the first words of the body)."""
+    if (art.heading is None and art.body and ends and len(art.body) <= _MAX_BARE_TITLE
+            and not _SENTENCE_MARK.search(art.body)):
+        return art.body, ""
+    return art.heading, art.body
+
+
+def ja_starts(lines: Sequence[Line], *, toc: Collection[int] = (),
+              ends: Sequence[bool] | None = None) -> list[ClauseStart]:
+    """Where clauses start; ``toc`` lines (a table of contents) never start one; ``ends``
+    says which lines end their paragraph (:func:`~.structure.ends_paragraph`)."""
     starts: list[ClauseStart] = []
     for i, ln in enumerate(lines):
+        if i in toc:
+            continue
         art = ja_article_heading(ln.det)
         if art is not None:
+            heading, body = _unbracketed_heading(art, True if ends is None else ends[i])
             start = ClauseStart(i, "article", art.number, shown_prefix(ln, art.number_text),
-                                art.heading, art.body, branch=art.branch)
+                                heading, body, branch=art.branch)
             prev = lines[i - 1] if i > 0 else None
             if art.heading is None and prev is not None and not (starts and starts[-1].line == i - 1):
                 bare = _JA_BARE_HEADING.match(prev.det)
@@ -169,13 +190,14 @@ def ja_starts(lines: Sequence[Line]) -> list[ClauseStart]:
             starts.append(ClauseStart(i, "supplementary", heading=ln.text))
             continue
         ap = _JA_APPENDIX.match(ln.det)
-        if ap and len(ln.det) <= 40 and _heading_rest(ap.group("rest")) is not None:
+        if ap and len(ln.det) <= 40 and (ap.group("close")
+                                          or _heading_rest(ap.group("rest")) is not None):
             starts.append(ClauseStart(i, "appendix", heading=ln.text))
     if not any(s.kind == "article" for s in starts):
         # No 第N条: numbered headings 「１（秘密保持の誓約）」 as in a 誓約書.
         for i, ln in enumerate(lines):
             m = _JA_NUMBERED_HEADING.match(ln.det)
-            if m:
+            if m and i not in toc:
                 starts.append(ClauseStart(i, "section", int(m.group("num")),
                                           shown_prefix(ln, m.group("num")),
                                           m.group("h").strip()))
@@ -190,6 +212,11 @@ def ja_starts(lines: Sequence[Line]) -> list[ClauseStart]:
 def is_ja_signature(det: str) -> bool:
     """A line that starts the signature clause (以上, …を証するため, 本書２通, a date, 甲：)."""
     return bool(_JA_SIGNATURE.match(det) or _JA_DATE_LINE.match(det) or _JA_PARTY.match(det))
+
+
+def is_ja_date(det: str) -> bool:
+    """A closing date line (``2024年4月1日制定``, ``令和６年　月　日``)."""
+    return bool(_JA_DATE_LINE.match(det))
 
 
 def ja_para_item(det: str) -> tuple[bool, bool]:

@@ -14,7 +14,7 @@ from typing import Literal
 from buildds.schema.contracts import Clause, DocBlock
 from buildds.text import join_wrapped, normalize_text
 from buildds.transform.clauses.english import en_para_item, en_starts, is_en_signature
-from buildds.transform.clauses.japanese import is_ja_signature, ja_para_item, ja_starts
+from buildds.transform.clauses.japanese import is_ja_date, is_ja_signature, ja_para_item, ja_starts
 from buildds.transform.clauses.lines import (
     ClauseStart,
     Line,
@@ -23,6 +23,7 @@ from buildds.transform.clauses.lines import (
     detect_language,
     make_lines,
 )
+from buildds.transform.clauses.structure import ends_paragraph, larger_font, toc_lines
 
 __all__ = ["Language", "split_clauses"]
 
@@ -37,6 +38,18 @@ def _add_signature(starts: list[ClauseStart], lines: Sequence[Line], lang: str) 
     numbered = [k for k, s in enumerate(starts) if s.kind in ("article", "section", "supplementary")]
     if not numbered:
         return
+    # an execution block after the schedules ("Signed by … for and on behalf of …")
+    for k in range(numbered[-1] + 1, len(starts)):
+        if starts[k].kind != "appendix":
+            continue
+        end = starts[k + 1].line if k + 1 < len(starts) else len(lines)
+        for i in range(starts[k].line + 1, end):
+            if _is_signature(lines[i].det, lang) and (lang == "en" or not is_ja_date(lines[i].det)):
+                starts.insert(k + 1, ClauseStart(i, "signature"))
+                break
+        else:
+            continue
+        break
     k = numbered[-1]
     begin = starts[k].line + 1
     end = starts[k + 1].line if k + 1 < len(starts) else len(lines)
@@ -46,12 +59,16 @@ def _add_signature(starts: list[ClauseStart], lines: Sequence[Line], lang: str) 
             return
 
 
-def _units(body_lines: Sequence[tuple[Line, str]], lang: str) -> list[tuple[str, list[str]]]:
-    """Group body lines into 項 ("para") and 号 ("item") units."""
+def _units(body_lines: Sequence[tuple[Line, str]], lang: str,
+           ends: dict[int, bool] | None = None) -> list[tuple[str, list[str]]]:
+    """Group body lines into 項 ("para") and 号 ("item") units; a PDF line after one that
+    ends its paragraph (``ends``, by ``id`` of the line) starts a new unit."""
     units: list[tuple[str, list[str]]] = []
     para_x: float | None = None
     para_level: int | None = None
+    prev_ends = False
     for ln, text in body_lines:
+        after_end, prev_ends = prev_ends, (ends or {}).get(id(ln), False)
         det = normalize_text(text, digits="halfwidth")
         x = ln.block.bbox[0] if ln.block.bbox else None
         if lang == "ja":
@@ -67,7 +84,7 @@ def _units(body_lines: Sequence[tuple[Line, str]], lang: str) -> list[tuple[str,
             units.append(("item" if deeper else "para", [text]))
         elif is_item:
             units.append(("item", [text]))
-        elif units and ln.is_line:
+        elif units and ln.is_line and not after_end:
             units[-1][1].append(text)
         else:
             units.append(("para", [text]))
@@ -79,6 +96,19 @@ def _original_text(blocks: Sequence[DocBlock]) -> str:
     if all(b.bbox is not None for b in blocks):
         return join_wrapped(texts)
     return "\n".join(texts)
+
+
+def _find_starts(lines: Sequence[Line], lang: str, ends: Sequence[bool]) -> list[ClauseStart]:
+    """Structure first: TOC lines are left out, paragraph ends and heading styles / fonts
+    are handed to the language's rules."""
+    toc = toc_lines(lines)
+    if lang == "ja":
+        return ja_starts(lines, toc=toc, ends=ends)
+    fonts = larger_font(lines)
+    # Word heading styles and PDF outline entries are "heading" blocks; PDF fonts too
+    headings = [i not in toc and (ln.block.kind == "heading" or fonts[i])
+                for i, ln in enumerate(lines)]
+    return en_starts(lines, toc=toc, headings=headings)
 
 
 def split_clauses(
@@ -93,7 +123,9 @@ def split_clauses(
     if not lines:
         return []
     lang = detect_language(lines) if language == "auto" else language
-    starts = ja_starts(lines) if lang == "ja" else en_starts(lines)
+    ends = ends_paragraph(lines, lang)
+    starts = _find_starts(lines, lang, ends)
+    end_of = {id(ln): e for ln, e in zip(lines, ends, strict=True)}
     _add_signature(starts, lines, lang)
     first_line = [int(s.extra.get("start", s.line)) for s in starts]  # type: ignore[call-overload]
     if not starts or first_line[0] > 0:
@@ -137,7 +169,7 @@ def split_clauses(
         if s.kind == "signature":  # names, addresses, dates: one unit per line
             units = [("para", [text]) for _, text in body_lines]
         else:
-            units = _units(body_lines, lang)
+            units = _units(body_lines, lang, end_of)
         joined = [join_wrapped(u) if len(u) > 1 else u[0] for _, u in units]
         changed = any(b.changed for b in seg_blocks)
         clauses.append(
