@@ -65,12 +65,15 @@ want=$(cat pyproject.toml | sha256sum | cut -c1-64)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: pip install -e '.[dev]' into $VENV" >&2
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-  # torch for the hf:/peer tests: PyTorch's CPU-only wheel (~190 MB) when its index answers,
-  # before '.[dev]' would take PyPI's CUDA build (~2.6 GB of wheels with its nvidia-* deps)
+  # torch for the hf:/peer tests, CPU-only: a wheel a local find-links folder holds (pip
+  # config; no download), else PyTorch's CPU index (~190 MB), before '.[dev]' would take
+  # PyPI's CUDA build (~2.6 GB of wheels with its nvidia-* deps)
   "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1 \
+    || "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-index --no-deps \
+         'torch==2.13.0' >/dev/null 2>&1 \
     || "$VENV/bin/python" -m pip install -q --disable-pip-version-check --timeout 20 \
          --retries 1 torch --index-url https://download.pytorch.org/whl/cpu >/dev/null 2>&1 \
-    || echo "setup: PyTorch's CPU index unreachable; torch comes from PyPI (CUDA build)" >&2
+    || echo "setup: no CPU build of torch found; torch comes from PyPI (CUDA build)" >&2
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e '.[dev]'
   echo "$want" > "$stamp"
 fi
