@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from buildds.code_version import code_files
 from buildds.errors import BuildError
+from buildds.jobs.contracts_markdown import contracts_markdown
 from buildds.pipeline import (
     Rejects,
     canonical_json,
@@ -316,7 +317,7 @@ def _write_reports(run: _Run) -> None:
     run.staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
     run.staging.write_text(out / "report.json", json.dumps(report.as_json(), ensure_ascii=False,
                                                            indent=1, sort_keys=True) + "\n")
-    run.staging.write_text(out / "report.md", _markdown(report))
+    run.staging.write_text(out / "report.md", contracts_markdown(report))
     run.staging.commit()
 
 
@@ -366,38 +367,3 @@ def build_contracts(
     report.seconds = time.perf_counter() - started
     _write_reports(run)
     return report
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "–"
-    return " ".join(str(value).split()).replace("|", "\\|")
-
-
-def _markdown(report: ContractsReport) -> str:
-    lines = [f"# Contracts build ({report.view} view)", "", report.summary_line(), "",
-             ("| file | status | format | pages | paragraphs | clauses | articles | revisions "
-             "| comments | OCR confidence | seconds |"),
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for f in report.files:
-        if f.status == "failed":
-            why = "; ".join(p.message for p in f.problems)
-            lines.append(f"| {_cell(f.file)} | failed: {_cell(why)} |  |  |  |  |  |  |  |  |  |")
-            continue
-        lines.append("| " + " | ".join(_cell(getattr(f, k)) for k in (
-            "file", "status", "format", "pages", "paragraphs", "clauses", "articles",
-            "revisions", "comments", "ocr_confidence", "seconds")) + " |")
-    if report.problems:
-        lines += ["", "## Rejected (see rejects.jsonl)", "", "| reason | count |", "|---|---:|"]
-        lines += [f"| {r} | {n} |" for r, n in sorted(report.problems.items())]
-    if report.items:
-        lines += ["", f"## Export: {report.exported}", "", "| split | rows |", "|---|---:|"]
-        lines += [f"| {s} | {n} |" for s, n in report.items.items()]
-    if report.clause_flags:
-        from buildds.validate.clause_checks import flags_markdown
-
-        lines += ["", *flags_markdown(report.clause_flags)]
-    if report.label_frequencies is not None:
-        lines += ["", "## Label frequencies", "", "| label | items |", "|---|---:|"]
-        lines += [f"| {_cell(k)} | {v} |" for k, v in report.label_frequencies.items()]
-    return "\n".join(lines) + "\n"
