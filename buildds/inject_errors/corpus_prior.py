@@ -20,6 +20,7 @@ corpus (the draws then fall back to their corpus-free weights).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 
@@ -100,7 +101,11 @@ def charge_weights(ctx: InjectionContext, groups: Callable[[str], list[list[str]
             for t in sorted(weight):  # the corpus share each target should reach (0.5 floor)
                 want = max(sources.get(t, 0), 0.5) / sum(sources.values()) * total
                 weight[t] *= want / max(demand[t], 1e-9)
-                weight[t] = min(max(weight[t], 1e-4), 1e4)
+            # only ratios matter: centre on the geometric mean; bound them far out (a target the
+            # table cannot feed enough would otherwise grow without end)
+            centre = sum(math.log(w) for w in weight.values()) / max(len(weight), 1)
+            weight = {t: math.exp(min(max(math.log(w) - centre, -40.0), 40.0))
+                      for t, w in weight.items()}
         return weight
 
     weights: dict[str, float] = ctx.memo(("prior", "e1_targets"), build)
