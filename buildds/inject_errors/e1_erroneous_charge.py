@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
+from buildds.inject_errors.corpus_prior import charge_weights
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
@@ -226,7 +227,7 @@ class ErroneousCharge(BaseInjector):
         groups = self._confusable(charge, ctx.profile)
         donors = _DonorIndex.of(ctx)
         with_donor = [g2 for g in groups if (g2 := [c for c in g if donors.similar(judgment, c)])]
-        target = rng.choice(rng.choice(with_donor or groups))
+        target = self._target(with_donor or groups, ctx, rng)
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
         name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
@@ -251,6 +252,17 @@ class ErroneousCharge(BaseInjector):
         if swap:
             rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]
         return Plan(name_edits + swap, gold, rationale)
+
+    def _target(self, groups: list[list[str]], ctx: InjectionContext, rng: random.Random) -> str:
+        """A confusable charge: a group drawn uniformly and a name in it, each weighted with a
+        corpus (:func:`~buildds.inject_errors.corpus_prior.charge_weights`) so the charges of
+        the E1 rows follow the corpus's; without one, a group then a name uniformly."""
+        if ctx.corpus is None:
+            return rng.choice(rng.choice(groups))
+        weights = charge_weights(ctx, lambda c: self._confusable(c, ctx.profile))
+        names = [n for g in groups for n in g]
+        shares = [weights.get(n, 1.0) / len(groups) / len(g) for g in groups for n in g]
+        return rng.choices(names, shares)[0]
 
     @staticmethod
     def _confusable(charge: str, profile: StatuteProfile) -> list[list[str]]:

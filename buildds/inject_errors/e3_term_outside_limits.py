@@ -19,6 +19,7 @@ import random
 import re
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.corpus_prior import term_prior
 from buildds.inject_errors.dependents import term_allowed, term_change
 from buildds.inject_errors.sentence_edits import custodial_term, pick_months, single_charge
 from buildds.inject_errors.tiers import TierChoice, charge_profile, kind_range, resolve_tier
@@ -70,16 +71,18 @@ class TermOutsideLimits(BaseInjector):
         if choice.ambiguous:
             new, new_kind = self._adjacent(judgment, rng, ctx, choice, charge, lo, hi, rationale), kind
         else:
-            new, new_kind = self._outside(judgment, rng, months, lo, hi, choice, rationale)
+            new, new_kind = self._outside(judgment, rng, months, lo, hi, choice, rationale, ctx)
         edits = term_change(judgment, new, new_kind)
         gold: dict[str, object] = {"months": months} if new_kind == kind else {"months": months, "kind": kind}
         return Plan(edits, gold, rationale)
 
     @staticmethod
     def _outside(judgment: Judgment, rng: random.Random, months: int, lo: int, hi: int,
-                 choice: TierChoice, rationale: dict[str, object]) -> tuple[int, str]:
+                 choice: TierChoice, rationale: dict[str, object],
+                 ctx: InjectionContext | None = None) -> tuple[int, str]:
         """A term of the judgment's kind outside [lo, hi] (a 拘役 that cannot: a 有期徒刑
-        above the tier's), and the kind."""
+        above the tier's), and the kind; drawn by the corpus's term counts
+        (:func:`~buildds.inject_errors.corpus_prior.term_prior`)."""
         kind = judgment.sentence.kind
         gap = max(3, (hi - lo) // 2)
         sides = []
@@ -92,7 +95,8 @@ class TermOutsideLimits(BaseInjector):
         if sides:
             side = rng.choice(sides)
             a, b = (hi + 1, hi + gap) if side == "above" else (lo - gap, lo - 1)
-            new = pick_months(rng, a, b, like=months, allowed=lambda v: term_allowed(judgment, v))
+            new = pick_months(rng, a, b, like=months, allowed=lambda v: term_allowed(judgment, v),
+                              prior=term_prior(ctx, kind))
             assert new is not None
             rationale["direction"] = side
             return new, kind
@@ -101,7 +105,8 @@ class TermOutsideLimits(BaseInjector):
             a, b = (r2.max_months + 1, r2.max_months + max(3, r2.max_months // 2)) if (
                 r2 is not None and r2.max_months is not None) else (7, 12)
             new = pick_months(rng, a, b, like=months,
-                              allowed=lambda v: term_allowed(judgment, v, "有期徒刑"))
+                              allowed=lambda v: term_allowed(judgment, v, "有期徒刑"),
+                              prior=term_prior(ctx, "有期徒刑"))
             if new is not None:
                 rationale.update(direction="above", new_kind="有期徒刑",
                                  new_kind_range_months=None if r2 is None else [r2.min_months, r2.max_months],
@@ -130,7 +135,8 @@ class TermOutsideLimits(BaseInjector):
         j, r2 = rng.choice(options)
         assert r2.min_months is not None and r2.max_months is not None
         new = pick_months(rng, r2.min_months, r2.max_months, like=judgment.sentence.months,
-                          avoid=range(lo, hi + 1), allowed=lambda v: term_allowed(judgment, v))
+                          avoid=range(lo, hi + 1), allowed=lambda v: term_allowed(judgment, v),
+                          prior=term_prior(ctx, kind))
         assert new is not None
         rationale.update(ambiguous_tier=True, adjacent_tier=tiers[j].condition.kind,
                          adjacent_range_months=[r2.min_months, r2.max_months],

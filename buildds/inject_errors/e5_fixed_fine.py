@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
+from buildds.inject_errors.corpus_prior import fine_prior
 from buildds.inject_errors.dependents import fine_change
 from buildds.inject_errors.sentence_edits import fine_outside, single_charge
 from buildds.inject_errors.tiers import charge_profile, resolve_tier
@@ -65,7 +66,7 @@ class FineOutsideLimits(BaseInjector):
         if (a_lo is not None and fine < a_lo) or (a_hi is not None and fine > a_hi):
             raise SkipInjection("fine_already_outside", f"the fine {fine} yuan is already outside "
                                 f"[{a_lo}, {a_hi}]: moving it further would not make the error")
-        new, side = fine_outside(rng, lo, hi)
+        new, side = fine_outside(rng, lo, hi, fine_prior(ctx))
         return Plan(fine_change(judgment, new), {"fine_yuan": fine},
                     {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
                      "direction": side, "law": rule.text})

@@ -8,9 +8,10 @@ judgment does not allow it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from buildds.inject_errors.base import SkipInjection
+from buildds.inject_errors.corpus_prior import prior_weight
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, nice_amount
 from buildds.schema.judgments import Judgment, SpanEdit
 
@@ -19,10 +20,12 @@ __all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single
 
 
 def pick_months(rng: random.Random, lo: int, hi: int, *, like: int | None = None,
-                avoid: Iterable[int] = (), allowed: Callable[[int], bool] | None = None) -> int | None:
+                avoid: Iterable[int] = (), allowed: Callable[[int], bool] | None = None,
+                prior: Mapping[int, int] | None = None) -> int | None:
     """A term in [lo, hi] (lo ≥ 1), not in ``avoid`` and ``allowed`` (when given); only whole
-    half-years when ``like`` is one, and whole (half) years weighted up as real terms are. None
-    when no term is left."""
+    half-years when ``like`` is one, and whole (half) years weighted up as real terms are —
+    or, with a corpus ``prior`` (:func:`~buildds.inject_errors.corpus_prior.term_prior`), by
+    how often the corpus's judgments carry each term. None when no term is left."""
     banned = set(avoid)
     values = [v for v in range(max(1, lo), hi + 1)
               if v not in banned and (allowed is None or allowed(v))]
@@ -33,7 +36,8 @@ def pick_months(rng: random.Random, lo: int, hi: int, *, like: int | None = None
         values = round_values or values
     # terms of a year or more are mostly whole or half years in real judgments (JuDGE: 56% whole
     # years, 23% half years): weight them so, or the odd terms would mark the injected ones
-    weights = [3 if v >= 12 and v % 12 == 0 else 2 if v >= 12 and v % 6 == 0 else 1 for v in values]
+    weights = [prior_weight(prior, v, 3 if v >= 12 and v % 12 == 0 else 2 if v >= 12 and v % 6 == 0
+                            else 1) for v in values]
     return rng.choices(values, weights)[0]
 
 
@@ -68,8 +72,13 @@ def fine_edit(judgment: Judgment, yuan: int) -> SpanEdit:
     return SpanEdit(start=span.start, end=span.end, old=span.text, new=format_yuan_cn(yuan, span.text))
 
 
-def fine_outside(rng: random.Random, lo: float | None, hi: float | None) -> tuple[int, str]:
-    """A round fine strictly outside [lo, hi] (either bound may be open) and the side."""
+def fine_outside(rng: random.Random, lo: float | None, hi: float | None,
+                 prior: Mapping[int, int] | None = None) -> tuple[int, str]:
+    """A round fine strictly outside [lo, hi] (either bound may be open) and the side: above,
+    1.2–3 × the maximum; below, 0.1–0.8 × the minimum. With a corpus ``prior``
+    (:func:`~buildds.inject_errors.corpus_prior.fine_prior`), the fines the corpus carries in
+    that window are drawn by their counts beside the round value (weight 1), so injected
+    fines look like the fines courts write."""
     sides = []
     if hi is not None:
         sides.append("above")
@@ -83,6 +92,7 @@ def fine_outside(rng: random.Random, lo: float | None, hi: float | None) -> tupl
         value = nice_amount(hi * rng.uniform(1.2, 3.0), up=True)
         while value <= hi:
             value = nice_amount(value * 1.1 + 1, up=True)
+        window = (hi, hi * 3.0)
     else:
         assert lo is not None
         value = nice_amount(lo * rng.uniform(0.1, 0.8), up=False)
@@ -90,4 +100,9 @@ def fine_outside(rng: random.Random, lo: float | None, hi: float | None) -> tupl
             value = nice_amount(value * 0.9, up=False)
         if value < 1 or value >= lo:
             raise SkipInjection("no_fine_range", "no positive amount below the minimum")
+        window = (lo * 0.1, lo)
+    seen = sorted(v for v in (prior or {}) if window[0] < v < window[1] and v != value and v >= 1)
+    if seen:
+        assert prior is not None
+        value = rng.choices([*seen, value], [*(prior[v] for v in seen), 1])[0]
     return value, side

@@ -7,7 +7,10 @@ injected = ``label`` 1, untouched = the normal rows, ``label`` 0):
   the injected rows, the untouched rows and the injected rows' own originals, its precision,
   per error type;
 * the text-only classifier of :mod:`buildds.validate.shortcut_classifier` on the judgment
-  part — every injected row vs the normal rows, and each error type vs the normal rows.
+  part — every injected row vs the normal rows, and each error type vs the normal rows;
+  and, as a diagnostic reported but not judged (task ``E… (twins)``, :data:`TWINS`), each
+  error type vs the untouched rows of the same judgments only — what the injected values
+  give away once which judgments a type applies to is held fixed.
 
 The verdict (:class:`~buildds.schema.shortcut_audit.ShortcutAudit` ``ok``/``failures``): the
 audit **fails** when
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["CLASSIFIER_LIFT_MAX", "RULE_LIFT_MAX", "RULE_MIN_HITS", "RULE_MIN_UNTOUCHED",
+__all__ = ["CLASSIFIER_LIFT_MAX", "RULE_LIFT_MAX", "RULE_MIN_HITS", "RULE_MIN_UNTOUCHED", "TWINS",
            "THRESHOLDS",
            "audit_rows", "charge_articles"]
 
@@ -116,11 +119,21 @@ def _rule_figures(rule: Rule, rows: Sequence[ArbenchRow],
                        example=example)
 
 
+#: the suffix of a diagnostic task: an error type against the untouched rows *of the same
+#: judgments* only (their twins), so which judgments a type applies to (E6: mostly 盗窃) is
+#: held fixed and what is left is the injected values; reported, not judged
+TWINS = " (twins)"
+
+
 def _classifiers(rows: Sequence[ArbenchRow], seed: int) -> list[ClassifierFigures]:
     untouched = [r for r in rows if r.label == 0]
     tasks: list[tuple[str, list[ArbenchRow]]] = [("all", list(rows))]
     for etype in sorted({str(r.error_type) for r in rows if r.label == 1}):
         tasks.append((etype, [r for r in rows if r.error_type == etype] + untouched))
+    for etype in sorted({str(r.error_type) for r in rows if r.label == 1}):
+        mine = [r for r in rows if r.error_type == etype]
+        sources = {r.source_id for r in mine}
+        tasks.append((etype + TWINS, mine + [r for r in untouched if r.source_id in sources]))
     return [cross_validate(task, [r.judgment for r in part], [r.label for r in part],
                            [r.source_id for r in part], seed=seed) for task, part in tasks]
 
@@ -138,7 +151,7 @@ def _failures(rules: Sequence[RuleFigures], classifiers: Sequence[ClassifierFigu
                            f"({firing.hits}/{firing.rows}) vs {rule.untouched.rate:.1%} of "
                            f"untouched rows (+{lift * 100:.1f} points)")
     for c in classifiers:
-        if c.scored and c.lift > CLASSIFIER_LIFT_MAX and c.ci_low > 0.5:
+        if c.scored and c.lift > CLASSIFIER_LIFT_MAX and c.ci_low > 0.5 and not c.task.endswith(TWINS):
             out.append(f"classifier ({c.task} vs normal) balanced accuracy "
                        f"{c.balanced_accuracy:.1%} vs chance 50% (+{c.lift * 100:.1f} points, "
                        f"95% interval {c.ci_low:.1%}–{c.ci_high:.1%})")

@@ -38,7 +38,9 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
                      f"{r.injected.rows}) | {_pct(r.untouched.rate)} ({r.untouched.hits}/"
                      f"{r.untouched.rows}) | {_pct(r.originals.rate)} | {precision} | — | — |")
     for c in audit.classifiers:
-        name = f"classifier, {'every error' if c.task == 'all' else c.task} vs normal"
+        name = (f"classifier, {c.task.split()[0]} vs its judgments' untouched rows (not judged)"
+                if c.task.endswith(" (twins)") else
+                f"classifier, {'every error' if c.task == 'all' else c.task} vs normal")
         if not c.scored:
             lines.append(f"| {name} ({c.positives}/{c.negatives} rows) | — | — | — | — | "
                          f"{c.note} | — |")

@@ -102,3 +102,18 @@ def test_rules_are_not_judged_without_untouched_rows() -> None:
     assert "reported, not judged" in shortcut_markdown(audit)
     empty = audit_rows([])
     assert empty.ok and empty.rows == 0 and not empty.classifiers[0].scored
+
+
+def test_the_twins_diagnostic_is_reported_not_judged() -> None:
+    """Each type against the untouched rows of its own judgments: scored and in the report,
+    never a failure (the marker gives these away, and only the judged tasks fail)."""
+    from buildds.validate.shortcut_audit import TWINS
+
+    audit = audit_rows(_rows(consistent=False, marker="（已缴纳）"), seed=0)
+    twins = next(c for c in audit.classifiers if c.task == "E3" + TWINS)
+    assert twins.scored and (twins.positives, twins.negatives) == (90, 90)
+    assert twins.balanced_accuracy > 0.9
+    assert not any(TWINS in f for f in audit.failures)
+    assert any(f.startswith("classifier (E3 vs normal)") for f in audit.failures)
+    assert "classifier, E3 vs its judgments' untouched rows (not judged) (90/90 rows)" in \
+        shortcut_markdown(audit)
