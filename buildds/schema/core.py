@@ -88,6 +88,9 @@ class PdfLine(Frozen):
     bbox: BBox
     font_size: float
     page: int
+    #: OCR lines only: mean and least tesseract word confidence (0-100) of the line's words
+    confidence: float | None = None
+    min_confidence: float | None = None
 
 
 class PdfWord(Frozen):
@@ -252,6 +255,9 @@ class JbeItem(Frozen):
     page: int
     #: ids of the corrections applied to this item, in order
     corrections: tuple[str, ...] = ()
+    #: the statement came from OCR: tesseract's mean word confidence over it (0-100);
+    #: None for a statement from a text layer
+    ocr_confidence: float | None = None
 
 
 class JbeExclusion(Frozen):

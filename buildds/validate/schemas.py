@@ -118,6 +118,9 @@ class JbeItemsModel(pa.DataFrameModel):
     sha256: Series[str] = pa.Field(str_matches=SHA256_PATTERN)
     page: Series[int] = pa.Field(ge=1)
     corrections: Series[object] | None = pa.Field(nullable=True)
+    #: null (text layer) or tesseract's confidence 0-100 (an all-null column is made float
+    #: by buildds.validate.report before validation)
+    ocr_confidence: Series[float] | None = pa.Field(nullable=True, ge=0, le=100)
 
     class Config:
         strict = False  # extra columns (is_fewshot …) are the export's business

@@ -166,6 +166,8 @@ def extract_pdf(
     ocr_lang: str = "jpn",
     ocr_processes: int | None = None,
     max_pages: int | None = MAX_PAGES,
+    ocr_dpi: int | None = None,
+    ocr_psm: int | None = None,
 ) -> PdfDocument:
     """Read a PDF into a :class:`PdfDocument`.
 
@@ -173,7 +175,8 @@ def extract_pdf(
     ``words=True`` also returns pdfium's text segments with boxes (for tables).
     ``ocr="auto"`` OCRs pages without a text layer; ``"never"`` leaves them empty and
     ``"always"`` OCRs every page. A PDF of more than ``max_pages`` pages (``None``: no
-    limit) raises :class:`LimitExceeded` naming ``--max-pages``.
+    limit) raises :class:`LimitExceeded` naming ``--max-pages``. ``ocr_lang``, ``ocr_dpi``
+    and ``ocr_psm`` (``None``: the OCR package's defaults) go to tesseract.
     """
     path = Path(path)
     name = source_path or str(path)
@@ -206,9 +209,10 @@ def extract_pdf(
     if needs_ocr:
         from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
 
+        settings = {k: v for k, v in (("dpi", ocr_dpi), ("psm", ocr_psm)) if v is not None}
         for number, ocr_page in ocr_pdf_pages(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
-            source_path=name,
+            source_path=name, **settings,
         ).items():
             raw_pages[number - 1] = reading_order(list(ocr_page.lines))
             confidences[number] = ocr_page.confidence

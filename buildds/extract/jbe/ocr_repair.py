@@ -1,0 +1,359 @@
+"""OCR text of a bar-exam booklet → the exam's own alphabet, where the structure expects it.
+
+Tesseract reads the prose of a scanned booklet well (about 99 % of characters) but gets the
+few characters the *structure* hangs on wrong often enough that whole questions are lost:
+the kanji 工 for the katakana エ, a label read twice (``エエ．``), option lines without the
+tab-stop gaps (``１．アイ２．アエエ``, so ``アイ`` is one unknown label), question headers with
+the wrong brackets (``（第３問〕``, ``第２問〕］``), slot markers as ``【No. 3]``.
+
+This module repairs those, and only those: every rule is tied to a place in the booklet's
+structure, never applied blindly to a statement's wording (a 工 inside 工作物 stays):
+
+* **question header** — a line that starts ``第N問`` with any brackets, followed by ``配点``,
+  becomes ``〔第N問〕（配点：M）``; the number is the expected one (previous + 1) when the read
+  one is not a number or the expected one is a one-character misreading away;
+* **slot marker** — ``［No.N］`` in any bracket shape and with ``O``/``0`` for ``o`` (a slot
+  marker never occurs in prose); full-width digits for 1–9 as the booklets print them;
+* **statement label** at the start of a line — ア–コ with their look-alikes (工→エ, 才→オ,
+  力→カ, small kana, half-width kana), doubled (``エエ``), followed by ``．`` or something
+  read for it (``.``, ``,``, ``、``, ``。``, ``・``), repaired only to the label the question
+  expects next, so a prose line is never turned into a statement;
+* **view label** ``ａ．``/``ｂ．`` at the start of a line (``a.``, ``ａ,``);
+* **option line** — a line of numbered options whose every option is a run of labels
+  (``アイ``, ``アエエ``, ``アとイ``) or a ○× row (``ア〇イXウ○``): rebuilt in the typeset form
+  ``１．ア イ ２．ア エ`` / ``１．ア○ イ× ウ○``, labels split apart, a doubled label read once
+  (a combination never names a statement twice), ○× look-alikes (``〇 O o 0``, ``X x ✕``)
+  mapped. Options with prose (刑法's numbered statements, ``①ア ③ウ``) are left as read.
+
+:func:`repair_ocr_lines` is the pure function (tests feed it strings);
+:func:`repair_ocr_document` applies it to the OCR pages of a :class:`PdfDocument` and returns
+every change made (:class:`OcrRepair`), so the build can count them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from buildds.schema import PdfDocument, PdfLine, PdfPage
+
+__all__ = [
+    "LABELS",
+    "OcrRepair",
+    "repair_ocr_document",
+    "repair_ocr_lines",
+]
+
+#: statement labels in order (the booklets use ア–オ, a few questions go further)
+LABELS = "アイウエオカキクケコ"
+#: what tesseract reads for a label character (half-width kana are handled by NFKC)
+_LOOKALIKE = {"工": "エ", "ェ": "エ", "才": "オ", "ォ": "オ", "力": "カ", "ァ": "ア", "ィ": "イ",
+              "ゥ": "ウ", "ヵ": "カ", "ヶ": "ケ", "ㇵ": "ハ"}
+_LABEL_CHARS = LABELS + "".join(_LOOKALIKE) + "ｱｲｳｴｵｶｷｸｹｺ"
+#: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
+_DOT = r"[．.，,・･]"
+_MARK_O = "○〇◯OoＯｏ0０"
+_MARK_X = "×XxＸｘ✕╳メ"
+_FW = str.maketrans("0123456789", "０１２３４５６７８９")
+_HW = str.maketrans("０１２３４５６７８９", "0123456789")
+#: letters tesseract reads for digits inside a number
+_DIGIT_LOOKALIKE = str.maketrans({"O": "0", "o": "0", "Ｏ": "0", "l": "1", "I": "1", "|": "1",
+                                  "ｌ": "1", "Ｉ": "1", "S": "5", "B": "8", "Z": "2"})
+
+_HEADER = re.compile(
+    r"^[〔（(［\[【|「]?\s*第\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*問\s*[〕）)］\]】|」1l]*\s*"
+    r"[（(]?\s*配\s*点\s*[：:;；]?\s*(?P<p>[0-9０-９]{1,2})\s*[）)]?\s*")
+_SLOT = re.compile(
+    r"[［\[【〔(（|]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
+    r"[］\]】〕)）|1l]")
+_LABEL_START = re.compile(rf"^(?P<lab>[{_LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
+_PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
+#: an option number: 1–9 (either width) or 10–19 half-width, followed by a dot-like mark
+_OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*[．.，,。、・]\s*")
+_SLOT_IN_STEM = re.compile(r"解答欄")
+#: the rest of a marker broken across lines (``［No.`` / ``8] )``)
+_SLOT_TAIL = re.compile(r"^\s*(?P<n>[0-9０-９]{1,3})\s*[］\]】|1l]\s*(?P<close>[）)]?)")
+#: a marker's closing bracket and the stem's ）read apart (``［No.11］ )``)
+_SLOT_CLOSE = re.compile(r"(?<=］)\s*[)）]")
+#: a page footer ``- 11 -`` read as ``ー］１ー``: dashes around one to three characters
+_FOOTER = re.compile(r"^[ー－—―‐\-一ニ二=~～]\s*\S{1,3}\s*[ー－—―‐\-一ニ二=~～]$")
+
+
+@dataclass(frozen=True)
+class OcrRepair:
+    """One line changed: where, which rule, what was read and what it became."""
+
+    page: int
+    rule: str
+    before: str
+    after: str
+
+
+def _number(text: str) -> int | None:
+    digits = unicodedata.normalize("NFKC", text).translate(_DIGIT_LOOKALIKE)
+    return int(digits) if digits.isdigit() else None
+
+
+def _printed(n: int) -> str:
+    """A number as the booklets print it: full-width 1–9, half-width from 10."""
+    return str(n).translate(_FW) if n < 10 else str(n)
+
+
+def _canon_label(ch: str) -> str:
+    ch = unicodedata.normalize("NFKC", ch)
+    return _LOOKALIKE.get(ch, ch)
+
+
+def _near(read: int | None, expected: int) -> bool:
+    """``read`` is a plausible misreading of ``expected``: missing, or one digit off."""
+    if read is None or read == expected:
+        return True
+    a, b = str(read), str(expected)
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
+
+
+def repair_header(text: str, expected: int | None) -> tuple[str, int] | None:
+    """``(repaired line, question number)`` when ``text`` is a question header, else None."""
+    m = _HEADER.match(text)
+    if not m:
+        return None
+    read = _number(m.group("n"))
+    number = expected if expected is not None and _near(read, expected) else read
+    if number is None:
+        return None
+    points = str(int(m.group("p").translate(_HW))).translate(_FW)  # always full-width
+    return f"〔第{_printed(number)}問〕（配点：{points}）{text[m.end():]}", number
+
+
+def repair_slots(text: str, expected: int | None = None) -> tuple[str, int | None]:
+    """Every slot marker in ``text`` in the typeset form ``［No.１］``; a number that does not
+    read as one (``No.l4``) takes the next expected slot. Returns the text and the last slot."""
+    last = expected - 1 if expected is not None else None
+
+    def fix(m: re.Match[str]) -> str:
+        nonlocal last
+        read = _number(m.group("n"))
+        want = None if last is None else last + 1
+        n = want if want is not None and read is None else read
+        if n is None:
+            return m.group(0)
+        last = n
+        return f"［No.{_printed(n)}］"
+
+    fixed = _SLOT_CLOSE.sub("）", _SLOT.sub(fix, text))
+    return fixed, None if last is None else last + 1
+
+
+def repair_slot_tail(text: str, previous: str) -> str | None:
+    """The second half of a slot marker broken after ``［No.`` on ``previous``: ``8] )`` →
+    ``８］）``; None when ``previous`` does not end in an open marker."""
+    if not re.search(r"[［\[]\s*No\s*[.．]?\s*$", previous):
+        return None
+    m = _SLOT_TAIL.match(text)
+    if not m:
+        return None
+    n = int(m.group("n").translate(_HW))
+    close = "）" if m.group("close") else ""
+    return f"{_printed(n)}］{close}{text[m.end():]}"
+
+
+def repair_label(text: str, expected: str) -> str | None:
+    """The line with its statement label repaired to ``expected`` (``工．`` → ``エ．``,
+    ``エエ．`` → ``エ．``), or None when the line does not start with that label."""
+    m = _LABEL_START.match(text)
+    if not m or _canon_label(m.group("lab")) != expected:
+        return None
+    if m.group("lab") != expected and m.group("dot") not in "．.":
+        return None  # a look-alike (工, 力) needs a real dot to be taken for a label
+    return f"{expected}．{text[m.end():]}"
+
+
+def repair_part(text: str, expected: str) -> str | None:
+    """A view label ``a.``/``ａ,`` at the line start repaired to ``expected`` (``ａ``…)."""
+    m = _PART_START.match(text)
+    if not m:
+        return None
+    letter = unicodedata.normalize("NFKC", m.group("lab"))
+    wanted = unicodedata.normalize("NFKC", expected)
+    if letter != wanted:
+        return None
+    return f"{expected}．{text[m.end():]}"
+
+
+def _option_body(body: str) -> str | None:
+    """One option's text in the typeset form when it is a label run or a ○× row, else None."""
+    compact = re.sub(r"\s+", "", unicodedata.normalize("NFKC", body))
+    if not compact:
+        return None
+    cells = re.fullmatch(rf"(?:[{_LABEL_CHARS}][{re.escape(_MARK_O + _MARK_X)}])+", compact)
+    if cells:
+        pairs = re.findall(rf"([{_LABEL_CHARS}])([{re.escape(_MARK_O + _MARK_X)}])", compact)
+        return " ".join(_canon_label(lab) + ("○" if mark in _MARK_O else "×")
+                        for lab, mark in pairs)
+    joined = re.fullmatch(rf"([{_LABEL_CHARS}]+)と([{_LABEL_CHARS}]+)", compact)
+    if joined:
+        a, b = (_dedupe(g) for g in joined.groups())
+        return f"{''.join(a)}と{''.join(b)}" if len(a) == len(b) == 1 else None
+    if re.fullmatch(rf"[{_LABEL_CHARS}]+", compact):
+        labels = _dedupe(compact)
+        return " ".join(labels) if len(labels) >= 2 else None
+    return None
+
+
+def _dedupe(run: str) -> list[str]:
+    """Labels of a run, a label read twice in a row (``エエ``) counted once."""
+    out: list[str] = []
+    for ch in run:
+        lab = _canon_label(ch)
+        if lab not in LABELS:
+            return []
+        if not out or out[-1] != lab:
+            out.append(lab)
+    return out
+
+
+def repair_options(text: str, first: int = 1) -> str | None:
+    """An option line rebuilt in the typeset form, or None when ``text`` is not a line of
+    label-run / ○× options numbered ``first``, ``first + 1`` …"""
+    cuts: list[tuple[int, int, int]] = []
+    for m in _OPTION.finditer(text):
+        n = int(m.group("n").translate(_HW))
+        if (not cuts and m.start() == 0 and n == first) or (cuts and n == cuts[-1][2] + 1):
+            cuts.append((m.start(), m.end(), n))
+    if not cuts:
+        return None
+    parts = []
+    for i, (_, end, n) in enumerate(cuts):
+        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
+        body = _option_body(text[end:stop])
+        if body is None:
+            return None
+        parts.append(f"{_printed(n)}．{body}")
+    return " ".join(parts)
+
+
+class _Walk:
+    """Where the walk is: the question, whether its stem is over, the labels it expects."""
+
+    def __init__(self) -> None:
+        self.question: int | None = None
+        self.slot: int | None = None
+        self.in_stem = False
+        self.marker = False  # the stem's （解答欄は、… has begun
+        self.label = 0  # index into LABELS of the next statement label
+        self.part = ""  # the next view letter, "" outside a statement
+        self.option = 1  # the next option number
+        self.previous = ""  # the line before, repaired
+
+    def line(self, text: str) -> list[tuple[str, str]]:
+        """The repaired text and the rules that fired, as (rule, text) steps."""
+        steps = self._line(text)
+        self.previous = steps[-1][1] if steps else text
+        return steps
+
+    def _line(self, text: str) -> list[tuple[str, str]]:
+        steps: list[tuple[str, str]] = []
+        tail = repair_slot_tail(text, self.previous)
+        if tail is not None and tail != text:
+            text = tail
+            steps.append(("slot", text))
+        expected_q = None if self.question is None else self.question + 1
+        header = repair_header(text, expected_q)
+        if header is not None:
+            text, self.question = header
+            steps.append(("header", text))
+            self.in_stem, self.marker, self.label, self.part, self.option = True, False, 0, "", 1
+        fixed, next_slot = repair_slots(text, self.slot)
+        if fixed != text:
+            steps.append(("slot", fixed))
+            text = fixed
+        if next_slot is not None:
+            self.slot = next_slot
+        if self.in_stem and not self._stem_over(text):
+            return steps
+        if self.question is None:
+            return steps
+        steps += self._body(text)
+        return steps
+
+    def _stem_over(self, text: str) -> bool:
+        """Whether the stem has ended before or on this line: its slot marker closed (the
+        ``）`` after ``解答欄``), or a line opens with the first label (the marker misread)."""
+        if _SLOT_IN_STEM.search(text):
+            self.marker = True
+            text = text[_SLOT_IN_STEM.search(text).end():]  # type: ignore[union-attr]
+        if self.marker and re.search(r"[）)]", text):
+            self.in_stem = False
+            return False  # the marker line itself is still stem
+        if repair_label(text, LABELS[0]) is not None:
+            self.in_stem = False
+            return True
+        return False
+
+    def _body(self, text: str) -> list[tuple[str, str]]:
+        if self.label < len(LABELS):
+            fixed = repair_label(text, LABELS[self.label])
+            if fixed is not None:
+                self.label += 1
+                self.part = "ａ"
+                return [("label", fixed)] if fixed != text else []
+        if self.part:
+            fixed = repair_part(text, self.part)
+            if fixed is not None:
+                self.part = chr(ord(self.part) + 1)
+                return [("view", fixed)] if fixed != text else []
+        fixed = repair_options(text, self.option)
+        if fixed is not None:
+            self.option = int(fixed.rsplit("．", 1)[0].split()[-1].translate(_HW)) + 1
+            self.part = ""
+            return [("options", fixed)] if fixed != text else []
+        return []
+
+
+def repair_ocr_lines(texts: Sequence[str]) -> tuple[list[str], list[tuple[int, str, str]]]:
+    """The lines of a booklet (OCR text, in reading order) with the structure repaired, and
+    the changes as ``(line index, rule, original)``."""
+    walk = _Walk()
+    out: list[str] = []
+    changes: list[tuple[int, str, str]] = []
+    for i, text in enumerate(texts):
+        steps = walk.line(text)
+        if steps:
+            changes.append((i, "+".join(rule for rule, _ in steps), text))
+            text = steps[-1][1]
+        out.append(text)
+    return out, changes
+
+
+def _footer(page: PdfPage) -> PdfPage:
+    """A footer misread past recognition (``ー］１ー``) moved to the page's furniture: the
+    last line, in the bottom tenth of the page, dashes around one to three characters."""
+    if page.lines and _FOOTER.match(page.lines[-1].text.replace(" ", "")) and (
+            page.lines[-1].bbox[1] >= page.height * 0.9):
+        return page.model_copy(update={"lines": page.lines[:-1],
+                                       "furniture": (*page.furniture, page.lines[-1])})
+    return page
+
+
+def repair_ocr_document(doc: PdfDocument) -> tuple[PdfDocument, list[OcrRepair]]:
+    """``doc`` with the lines of its OCR pages repaired (text-layer pages untouched: the walk
+    still reads them, so a scan that starts mid-booklet knows where it is)."""
+    ocr_pages = {p.number for p in doc.pages if p.ocr}
+    source = [_footer(p) if p.number in ocr_pages else p for p in doc.pages]
+    repairs = [OcrRepair(page=a.number, rule="footer", before=a.lines[-1].text, after="")
+               for a, b in zip(doc.pages, source) if a is not b]
+    flat: list[tuple[int, PdfLine]] = [(p.number, ln) for p in source for ln in p.lines]
+    fixed, changes = repair_ocr_lines([ln.text for _, ln in flat])
+    new_lines: dict[int, list[PdfLine]] = {p.number: [] for p in source}
+    changed = {i: (rule, before) for i, rule, before in changes}
+    for i, ((page, line), text) in enumerate(zip(flat, fixed)):
+        if i in changed and page in ocr_pages:
+            repairs.append(OcrRepair(page=page, rule=changed[i][0], before=changed[i][1],
+                                     after=text))
+            line = line.model_copy(update={"text": text})
+        new_lines[page].append(line)
+    pages = tuple(p.model_copy(update={"lines": tuple(new_lines[p.number])})
+                  if p.number in ocr_pages else p for p in source)
+    return doc.model_copy(update={"pages": pages}), repairs
