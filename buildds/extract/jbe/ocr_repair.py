@@ -55,7 +55,10 @@ _LABEL_CHARS = LABELS + "".join(_LOOKALIKE) + "ｱｲｳｴｵｶｷｸｹｺ"
 #: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
 _DOT = r"[．.，,・･]"
 _MARK_O = "○〇◯OoＯｏ0０"
-_MARK_X = "×XxＸｘ✕╳メ"
+_MARK_X = "×XxＸｘ✕╳メベ<＜※ミ"
+#: the stem's "正しいものには○，誤っているものには×を" with the marks misread
+_STEM_MARKS = ((re.compile(r"(?:(?<=ものには)|^)[XxＸｘ✕╳メベ<＜※ミ]{1,3}(?=を|，|、|$)"), "×"),
+               (re.compile(r"(?:(?<=ものには)|^)[OoＯｏ0０〇◯]{1,2}(?=を|，|、|$)"), "○"))
 _FW = str.maketrans("0123456789", "０１２３４５６７８９")
 _HW = str.maketrans("０１２３４５６７８９", "0123456789")
 #: letters tesseract reads for digits inside a number
@@ -71,7 +74,8 @@ _SLOT = re.compile(
 _LABEL_START = re.compile(rf"^(?P<lab>[{_LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
 _PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
 #: an option number: 1–9 (either width) or 10–19 half-width, followed by a dot-like mark
-_OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*[．.，,。、・]\s*")
+_OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*"
+                     r"(?:[．.，,。、・]\s*|(?=[アイウエオ工才]))")  # the dot may be lost
 _SLOT_IN_STEM = re.compile(r"解答欄")
 #: the rest of a marker broken across lines (``［No.`` / ``8] )``)
 _SLOT_TAIL = re.compile(r"^\s*(?P<n>[0-9０-９]{1,3})\s*[］\]】|1l]\s*(?P<close>[）)]?)")
@@ -165,8 +169,8 @@ def repair_label(text: str, expected: str) -> str | None:
     m = _LABEL_START.match(text)
     if not m or _canon_label(m.group("lab")) != expected:
         return None
-    if m.group("lab") != expected and m.group("dot") not in "．.":
-        return None  # a look-alike (工, 力) needs a real dot to be taken for a label
+    if m.group("lab") in "工力才" and m.group("dot") not in "．.":
+        return None  # a kanji look-alike needs a real dot to be taken for a label
     return f"{expected}．{text[m.end():]}"
 
 
@@ -214,9 +218,41 @@ def _dedupe(run: str) -> list[str]:
     return out
 
 
-def repair_options(text: str, first: int = 1) -> str | None:
+def _mark(noise: str) -> str | None:
+    """○ or × for what was read after a label in a ○× row, None when it is neither."""
+    has_o = any(c in _MARK_O for c in noise)
+    has_x = any(c in _MARK_X for c in noise)
+    return "○" if has_o and not has_x else "×" if has_x and not has_o else None
+
+
+def truth_row(body: str, labels: int, number: int) -> str | None:
+    """Option ``number`` of a ○× table over the first ``labels`` statements, from a noisy
+    reading (``アメイ○ウＯ``, ``ア○イウ x``): each label's mark is what follows it; a mark
+    that cannot be read takes the value of the table's fixed order (option 1 ○○○, 2 ○○×,
+    … the binary count the booklets print), but only when every mark that was read agrees
+    with that order. None when the labels are not all there in order."""
+    cells: list[str] = []
+    for ch in body:
+        lab = _canon_label(ch)
+        if len(cells) < labels and lab == LABELS[len(cells)]:
+            cells.append("")
+        elif cells:
+            cells[-1] += ch
+    if len(cells) != labels or not 1 <= number <= 2 ** labels:
+        return None
+    marks = [_mark(c) for c in cells]
+    order = ["×" if (number - 1) >> (labels - 1 - i) & 1 else "○" for i in range(labels)]
+    if None in marks:
+        if any(m is not None and m != o for m, o in zip(marks, order)):
+            return None
+        marks = order  # type: ignore[assignment]
+    return " ".join(f"{LABELS[i]}{m}" for i, m in enumerate(marks))
+
+
+def repair_options(text: str, first: int = 1, truth_labels: int = 0) -> str | None:
     """An option line rebuilt in the typeset form, or None when ``text`` is not a line of
-    label-run / ○× options numbered ``first``, ``first + 1`` …"""
+    label-run / ○× options numbered ``first``, ``first + 1`` … ``truth_labels``: the
+    question is a ○× table over that many statements (:func:`truth_row`)."""
     cuts: list[tuple[int, int, int]] = []
     for m in _OPTION.finditer(text):
         n = int(m.group("n").translate(_HW))
@@ -227,7 +263,8 @@ def repair_options(text: str, first: int = 1) -> str | None:
     parts = []
     for i, (_, end, n) in enumerate(cuts):
         stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
-        body = _option_body(text[end:stop])
+        body = (truth_row(text[end:stop], truth_labels, n) if truth_labels
+                else _option_body(text[end:stop]))
         if body is None:
             return None
         parts.append(f"{_printed(n)}．{body}")
@@ -246,6 +283,7 @@ class _Walk:
         self.part = ""  # the next view letter, "" outside a statement
         self.option = 1  # the next option number
         self.previous = ""  # the line before, repaired
+        self.stem = ""  # the question's stem so far
 
     def line(self, text: str) -> list[tuple[str, str]]:
         """The repaired text and the rules that fired, as (rule, text) steps."""
@@ -262,17 +300,28 @@ class _Walk:
         expected_q = None if self.question is None else self.question + 1
         header = repair_header(text, expected_q)
         if header is not None:
+            if header[0] != text:
+                steps.append(("header", header[0]))
             text, self.question = header
-            steps.append(("header", text))
             self.in_stem, self.marker, self.label, self.part, self.option = True, False, 0, "", 1
+            self.stem = ""
         fixed, next_slot = repair_slots(text, self.slot)
         if fixed != text:
             steps.append(("slot", fixed))
             text = fixed
         if next_slot is not None:
             self.slot = next_slot
-        if self.in_stem and not self._stem_over(text):
-            return steps
+        if self.in_stem:
+            for pattern, mark in _STEM_MARKS:
+                # a mark opening the line only when the line before ended "…ものには"
+                fixed = pattern.sub(lambda m, mark=mark: mark if m.start() or self.stem.endswith(
+                    "ものには") else m.group(0), text)
+                if fixed != text:
+                    text = fixed
+                    steps.append(("stem-marks", text))
+            self.stem += text
+            if not self._stem_over(text):
+                return steps
         if self.question is None:
             return steps
         steps += self._body(text)
@@ -304,7 +353,8 @@ class _Walk:
             if fixed is not None:
                 self.part = chr(ord(self.part) + 1)
                 return [("view", fixed)] if fixed != text else []
-        fixed = repair_options(text, self.option)
+        truth = self.label if "には○" in self.stem and "には×" in self.stem else 0
+        fixed = repair_options(text, self.option, truth)
         if fixed is not None:
             self.option = int(fixed.rsplit("．", 1)[0].split()[-1].translate(_HW)) + 1
             self.part = ""

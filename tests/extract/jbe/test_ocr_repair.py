@@ -1,0 +1,121 @@
+"""The structure-driven repair of OCR'd booklet lines: hand-written noisy strings, and an
+OCR-noise generator that corrupts clean booklet text with tesseract's typical confusions."""
+
+from __future__ import annotations
+
+import random
+
+from buildds.extract.jbe.ocr_repair import (
+    repair_header,
+    repair_label,
+    repair_ocr_lines,
+    repair_options,
+    repair_slots,
+    truth_row,
+)
+
+CLEAN = [
+    "〔第１問〕（配点：２）",
+    "成年後見制度に関する次のアからオまでの各記述のうち、誤っているものを組み合わせたものは、",
+    "後記１から５までのうちどれか。（解答欄は、［No.１］）",
+    "ア．精神上の障害により事理を弁識する能力を欠く常況にある者について保佐開始の申立てがさ",
+    "れたときは、家庭裁判所は、保佐開始の審判をすることができる。",
+    "イ．工作物の設置に瑕疵があるときは、力を尽くしても責任を負う。",
+    "ウ．任意後見契約が登記されている場合には、家庭裁判所は、後見開始の審判をすることができない。",
+    "エ．成年被後見人が日用品の購入をしたときは、成年後見人は、その契約を取り消すことができる。",
+    "オ．保佐人の同意を得なければならない行為について、家庭裁判所は許可を与えることができる。",
+    "１．ア イ ２．ア エ ３．イ ウ ４．ウ オ ５．エ オ",
+    "〔第２問〕（配点：２）",
+    "信教の自由に関する次のアからウまでの各記述について、正しいものには○、誤っているものには",
+    "×を付した場合の組合せを、後記１から８までの中から選びなさい。（解答欄は、［No.２］）",
+    "ア．内閣総理大臣が神社を参拝する行為は、違憲である。",
+    "イ．信教の自由は、寛容であることを要請する。",
+    "ウ．宗教上の祝典への参加を強制することは、違憲である。",
+    "１．ア○ イ○ ウ○ ２．ア○ イ○ ウ× ３．ア○ イ× ウ○",
+    "４．ア○ イ× ウ× ５．ア× イ○ ウ○ ６．ア× イ○ ウ×",
+    "７．ア× イ× ウ○ ８．ア× イ× ウ×",
+    "〔第10問〕（配点：３）",
+    "次のアからウまでの各記述について、それぞれ正しい場合には１を、誤っている場合には２を選び",
+    "なさい。（解答欄は、アからウの順に［No.３］から［No.５］）",
+    "ア．甲は、乙に対し、１００万円を支払った。［No.３］",
+    "イ．ａ．Ａ説によれば、正しい。［No.４］",
+    "ウ．工場の所有者は、責任を負う。［No.５］",
+]
+
+
+def test_clean_text_is_left_alone() -> None:
+    out, changes = repair_ocr_lines(CLEAN)
+    assert out == CLEAN and changes == []
+
+
+def test_headers_with_wrong_brackets_and_digits() -> None:
+    assert repair_header("（第３問〕（配点：２）", 3) == ("〔第３問〕（配点：２）", 3)
+    assert repair_header("第２問〕］（配点：2）", 2) == ("〔第２問〕（配点：２）", 2)
+    assert repair_header("［第l2問］（配点：３）", 12) == ("〔第12問〕（配点：３）", 12)
+    assert repair_header("〔第1O問〕（配点：２）", None) == ("〔第10問〕（配点：２）", 10)
+    assert repair_header("第一に、配点は", 4) is None  # prose
+
+
+def test_slot_markers() -> None:
+    assert repair_slots("（解答欄は、【No. 3]）")[0] == "（解答欄は、［No.３］）"
+    assert repair_slots("［N0.14］ )")[0] == "［No.14］）"
+    assert repair_slots("［No.l5］", 15) == ("［No.15］", 16)
+
+
+def test_labels_only_where_expected() -> None:
+    assert repair_label("工．成年被後見人が", "エ") == "エ．成年被後見人が"
+    assert repair_label("エエ．成年被後見人が", "エ") == "エ．成年被後見人が"
+    assert repair_label("才.保佐人の", "オ") == "オ．保佐人の"
+    assert repair_label("ｱ．法人は", "ア") == "ア．法人は"
+    assert repair_label("工．成年被後見人が", "ウ") is None  # not the label expected next
+    assert repair_label("工、作物", "エ") is None  # 工 needs a real dot to be a label
+    assert repair_label("力を尽くしても", "カ") is None
+
+
+def test_option_lines() -> None:
+    assert repair_options("１．アイ２．アエエ３．イウ４．イエエ５．ウオ") == (
+        "１．ア イ ２．ア エ ３．イ ウ ４．イ エ ５．ウ オ")
+    assert repair_options("１．アとイ２．アとウ") == "１．アとイ ２．アとウ"
+    assert repair_options("１．工オ２．アウ") == "１．エ オ ２．ア ウ"
+    assert repair_options("１．甲は乙に対し、代金を支払った。") is None  # a numbered statement
+    assert repair_options("４．アイ", first=1) is None  # not the option expected next
+
+
+def test_truth_rows_follow_the_table_order() -> None:
+    assert truth_row("アメイ○ウＯ", 3, 5) == "ア× イ○ ウ○"
+    assert truth_row("ア了○イウＯ", 3, 3) == "ア○ イ× ウ○"  # イ unreadable: the order
+    assert truth_row("ア○イウＯ", 3, 5) is None  # ア read ○ where option 5 has ×
+    assert repair_options("４、ア○イベウ x ５．アメイ○ウ○Ｏ６．アメイ○ウメ", 4, 3) == (
+        "４．ア○ イ× ウ× ５．ア× イ○ ウ○ ６．ア× イ○ ウ×")
+
+
+# --------------------------------------------------------------------------- noise
+_LABEL_NOISE = {"エ": ["工", "エエ"], "オ": ["才"], "ア": ["ｱ"], "イ": ["ィ"]}
+_DOT_NOISE = [".", "．", ","]
+_MARK_NOISE = {"○": ["〇", "Ｏ", "○Ｏ"], "×": ["メ", "Ｘ", "x", "ベ"]}
+
+
+def corrupt(line: str, rng: random.Random) -> str:
+    """What tesseract makes of a clean line: look-alike labels, lost tab-stop gaps, wrong
+    brackets and marks — the confusions seen on the scanned booklets."""
+    if line.startswith("〔第"):
+        return rng.choice(["（", "［", "", "〔"]) + line[1:].replace("〕", rng.choice(["〕］", "］", "〕"]), 1)
+    if line[:1] in "アイウエオ" and line[1:2] == "．":
+        lab = rng.choice(_LABEL_NOISE.get(line[0], [line[0]]) + [line[0]])
+        # a kanji look-alike is taken for a label only before a real dot (see repair_label)
+        dots = _DOT_NOISE if lab[0] not in "工才" else [".", "．"]
+        return lab + rng.choice(dots) + line[2:]
+    if line[:1] in "１４７" and ("ア" in line[:4]):
+        out = line.replace(" ", "")
+        for mark, noise in _MARK_NOISE.items():
+            out = "".join(rng.choice(noise) if c == mark else c for c in out)
+        return out.replace("エ", rng.choice(["エ", "工", "エエ"]))
+    return line.replace("［No.", rng.choice(["【No. ", "[No.", "［N0."]))
+
+
+def test_repair_restores_the_structure_of_corrupted_text() -> None:
+    for seed in range(40):
+        rng = random.Random(seed)
+        noisy = [corrupt(line, rng) for line in CLEAN]
+        out, _ = repair_ocr_lines(noisy)
+        assert out == CLEAN, (seed, [(a, b) for a, b in zip(out, CLEAN) if a != b])
