@@ -231,7 +231,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
         report.dataset = build_jbe_dataset(
             report.pairs, out, corrections=load_corrections(corrections), cache=cache,
             seed=seed, balance=balance, provenance=provenance, staging=staging, as_of=as_of,
-            ocr_flag_below=ocr.flag_below)
+            ocr=ocr)
     _write_outputs(report, out, staging)
     report.seconds = time.perf_counter() - started
     return report

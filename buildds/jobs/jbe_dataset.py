@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.code_version import code_files
-from buildds.jobs.jbe_ocr import FLAG_BELOW, attach_ocr_confidence, low_confidence
+from buildds.jobs.jbe_ocr import DEFAULT_OCR, OcrSettings, attach_ocr_confidence, low_confidence
 from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
@@ -138,7 +138,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
                       cache: Cache, seed: int, balance: tuple[float, float],
                       provenance: dict[str, Any], staging: OutputStaging,
                       as_of: AsOfOptions | None = None,
-                      ocr_flag_below: float | None = None) -> DatasetOutcome:
+                      ocr: OcrSettings = DEFAULT_OCR) -> DatasetOutcome:
     """Items of every built booklet, then (with ``as_of``) their statuses, then (unless
     unchanged) validation and export — into the run's ``staging``, swapped in with the run's
     other outputs."""
@@ -155,9 +155,9 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         outcome.applied += value.applied
     if as_of is not None and outcome.items:
         _settle_as_of(outcome, as_of, corrections, cache)
-    ocr = {p.booklet: p.ocr_statements for p in pairs if p.ocr_statements}
-    if ocr:
-        outcome.ocr_flagged = low_confidence(outcome.items, ocr, ocr_flag_below or FLAG_BELOW)
+    ocr_conf = {p.booklet: p.ocr_statements for p in pairs if p.ocr_statements}
+    if ocr_conf:
+        outcome.ocr_flagged = low_confidence(outcome.items, ocr_conf, ocr)
 
     fields: dict[str, Any] = {
         "items": [i.model_dump(mode="json") for i in outcome.items],

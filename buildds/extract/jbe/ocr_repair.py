@@ -19,11 +19,17 @@ structure, never applied blindly to a statement's wording (a 工 inside 工作�
   read for it (``.``, ``,``, ``、``, ``。``, ``・``), repaired only to the label the question
   expects next, so a prose line is never turned into a statement;
 * **view label** ``ａ．``/``ｂ．`` at the start of a line (``a.``, ``ａ,``);
-* **option line** — a line of numbered options whose every option is a run of labels
+* **speaker turn** — ``教授、`` at a line start → ``教授．`` when the stem names the speaker;
+* **option line** (:mod:`.ocr_option_lines`) — a line of numbered options whose every option is a run of labels
   (``アイ``, ``アエエ``, ``アとイ``) or a ○× row (``ア〇イXウ○``): rebuilt in the typeset form
   ``１．ア イ ２．ア エ`` / ``１．ア○ イ× ウ○``, labels split apart, a doubled label read once
   (a combination never names a statement twice), ○× look-alikes (``〇 O o 0``, ``X x ✕``)
-  mapped. Options with prose (刑法's numbered statements, ``①ア ③ウ``) are left as read.
+  mapped; a ○× row takes the table's fixed order where a mark is unreadable. Options with
+  prose (刑法's numbered statements, ``①ア ③ウ``) are left as read;
+* **○× stem** — ``…ものにはＸメを`` → ``…ものには×を``;
+* **footer** — ``- 11 -`` misread as ``ー］１ー`` moves to the page's furniture.
+
+The alphabet (labels, look-alikes, marks, digits) is :mod:`.ocr_alphabet`.
 
 :func:`repair_ocr_lines` is the pure function (tests feed it strings);
 :func:`repair_ocr_document` applies it to the OCR pages of a :class:`PdfDocument` and returns
@@ -37,6 +43,16 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from buildds.extract.jbe.ocr_alphabet import (
+    FW,
+    HW,
+    LABEL_CHARS,
+    LABELS,
+    canon_label,
+    number,
+    printed,
+)
+from buildds.extract.jbe.ocr_option_lines import repair_options, stem_marks
 from buildds.schema import PdfDocument, PdfLine, PdfPage
 
 __all__ = [
@@ -46,41 +62,24 @@ __all__ = [
     "repair_ocr_lines",
 ]
 
-#: statement labels in order (the booklets use ア–オ, a few questions go further)
-LABELS = "アイウエオカキクケコ"
-#: what tesseract reads for a label character (half-width kana are handled by NFKC)
-_LOOKALIKE = {"工": "エ", "ェ": "エ", "才": "オ", "ォ": "オ", "力": "カ", "ァ": "ア", "ィ": "イ",
-              "ゥ": "ウ", "ヵ": "カ", "ヶ": "ケ", "ㇵ": "ハ"}
-_LABEL_CHARS = LABELS + "".join(_LOOKALIKE) + "ｱｲｳｴｵｶｷｸｹｺ"
-#: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
-_DOT = r"[．.，,・･]"
-_MARK_O = "○〇◯OoＯｏ0０"
-_MARK_X = "×XxＸｘ✕╳メベ<＜※ミ"
-#: the stem's "正しいものには○，誤っているものには×を" with the marks misread
-_STEM_MARKS = ((re.compile(r"(?:(?<=ものには)|^)[XxＸｘ✕╳メベ<＜※ミ]{1,3}(?=を|，|、|$)"), "×"),
-               (re.compile(r"(?:(?<=ものには)|^)[OoＯｏ0０〇◯]{1,2}(?=を|，|、|$)"), "○"))
-_FW = str.maketrans("0123456789", "０１２３４５６７８９")
-_HW = str.maketrans("０１２３４５６７８９", "0123456789")
-#: letters tesseract reads for digits inside a number
-_DIGIT_LOOKALIKE = str.maketrans({"O": "0", "o": "0", "Ｏ": "0", "l": "1", "I": "1", "|": "1",
-                                  "ｌ": "1", "Ｉ": "1", "S": "5", "B": "8", "Z": "2"})
-
 _HEADER = re.compile(
     r"^[〔（(［\[【|「]?\s*第\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*問\s*[〕）)］\]】|」1l]*\s*"
     r"[（(]?\s*配\s*点\s*[：:;；]?\s*(?P<p>[0-9０-９]{1,2})\s*[）)]?\s*")
 _SLOT = re.compile(
     r"[［\[【〔(（|]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
     r"[］\]】〕)）|1l]")
-_LABEL_START = re.compile(rf"^(?P<lab>[{_LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
+#: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
+_DOT = r"[．.，,・･]"
+_LABEL_START = re.compile(rf"^(?P<lab>[{LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
 _PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
-#: an option number: 1–9 (either width) or 10–19 half-width, followed by a dot-like mark
-_OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*"
-                     r"(?:[．.，,。、・]\s*|(?=[アイウエオ工才]))")  # the dot may be lost
 _SLOT_IN_STEM = re.compile(r"解答欄")
 #: the rest of a marker broken across lines (``［No.`` / ``8] )``)
 _SLOT_TAIL = re.compile(r"^\s*(?P<n>[0-9０-９]{1,3})\s*[］\]】|1l]\s*(?P<close>[）)]?)")
 #: a marker's closing bracket and the stem's ）read apart (``［No.11］ )``)
 _SLOT_CLOSE = re.compile(r"(?<=］)\s*[)）]")
+#: a speaker's turn in a dialogue question (``教授．``), its ．read as 、 or ,
+_SPEAKER = re.compile(r"^(?P<who>教授|学生\s*[Ａ-Ｚ]?|[Ａ-Ｚ]説|司会|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官)"
+                      r"\s*[、，,.・･]\s*")
 #: a page footer ``- 11 -`` read as ``ー］１ー``: dashes around one to three characters
 _FOOTER = re.compile(r"^[ー－—―‐\-一ニ二=~～]\s*\S{1,3}\s*[ー－—―‐\-一ニ二=~～]$")
 
@@ -93,21 +92,6 @@ class OcrRepair:
     rule: str
     before: str
     after: str
-
-
-def _number(text: str) -> int | None:
-    digits = unicodedata.normalize("NFKC", text).translate(_DIGIT_LOOKALIKE)
-    return int(digits) if digits.isdigit() else None
-
-
-def _printed(n: int) -> str:
-    """A number as the booklets print it: full-width 1–9, half-width from 10."""
-    return str(n).translate(_FW) if n < 10 else str(n)
-
-
-def _canon_label(ch: str) -> str:
-    ch = unicodedata.normalize("NFKC", ch)
-    return _LOOKALIKE.get(ch, ch)
 
 
 def _near(read: int | None, expected: int) -> bool:
@@ -123,12 +107,12 @@ def repair_header(text: str, expected: int | None) -> tuple[str, int] | None:
     m = _HEADER.match(text)
     if not m:
         return None
-    read = _number(m.group("n"))
-    number = expected if expected is not None and _near(read, expected) else read
-    if number is None:
+    read = number(m.group("n"))
+    found = expected if expected is not None and _near(read, expected) else read
+    if found is None:
         return None
-    points = str(int(m.group("p").translate(_HW))).translate(_FW)  # always full-width
-    return f"〔第{_printed(number)}問〕（配点：{points}）{text[m.end():]}", number
+    points = str(int(m.group("p").translate(HW))).translate(FW)  # always full-width
+    return f"〔第{printed(found)}問〕（配点：{points}）{text[m.end():]}", found
 
 
 def repair_slots(text: str, expected: int | None = None) -> tuple[str, int | None]:
@@ -138,13 +122,13 @@ def repair_slots(text: str, expected: int | None = None) -> tuple[str, int | Non
 
     def fix(m: re.Match[str]) -> str:
         nonlocal last
-        read = _number(m.group("n"))
+        read = number(m.group("n"))
         want = None if last is None else last + 1
         n = want if want is not None and read is None else read
         if n is None:
             return m.group(0)
         last = n
-        return f"［No.{_printed(n)}］"
+        return f"［No.{printed(n)}］"
 
     fixed = _SLOT_CLOSE.sub("）", _SLOT.sub(fix, text))
     return fixed, None if last is None else last + 1
@@ -158,16 +142,16 @@ def repair_slot_tail(text: str, previous: str) -> str | None:
     m = _SLOT_TAIL.match(text)
     if not m:
         return None
-    n = int(m.group("n").translate(_HW))
+    n = int(m.group("n").translate(HW))
     close = "）" if m.group("close") else ""
-    return f"{_printed(n)}］{close}{text[m.end():]}"
+    return f"{printed(n)}］{close}{text[m.end():]}"
 
 
 def repair_label(text: str, expected: str) -> str | None:
     """The line with its statement label repaired to ``expected`` (``工．`` → ``エ．``,
     ``エエ．`` → ``エ．``), or None when the line does not start with that label."""
     m = _LABEL_START.match(text)
-    if not m or _canon_label(m.group("lab")) != expected:
+    if not m or canon_label(m.group("lab")) != expected:
         return None
     if m.group("lab") in "工力才" and m.group("dot") not in "．.":
         return None  # a kanji look-alike needs a real dot to be taken for a label
@@ -184,91 +168,6 @@ def repair_part(text: str, expected: str) -> str | None:
     if letter != wanted:
         return None
     return f"{expected}．{text[m.end():]}"
-
-
-def _option_body(body: str) -> str | None:
-    """One option's text in the typeset form when it is a label run or a ○× row, else None."""
-    compact = re.sub(r"\s+", "", unicodedata.normalize("NFKC", body))
-    if not compact:
-        return None
-    cells = re.fullmatch(rf"(?:[{_LABEL_CHARS}][{re.escape(_MARK_O + _MARK_X)}])+", compact)
-    if cells:
-        pairs = re.findall(rf"([{_LABEL_CHARS}])([{re.escape(_MARK_O + _MARK_X)}])", compact)
-        return " ".join(_canon_label(lab) + ("○" if mark in _MARK_O else "×")
-                        for lab, mark in pairs)
-    joined = re.fullmatch(rf"([{_LABEL_CHARS}]+)と([{_LABEL_CHARS}]+)", compact)
-    if joined:
-        a, b = (_dedupe(g) for g in joined.groups())
-        return f"{''.join(a)}と{''.join(b)}" if len(a) == len(b) == 1 else None
-    if re.fullmatch(rf"[{_LABEL_CHARS}]+", compact):
-        labels = _dedupe(compact)
-        return " ".join(labels) if len(labels) >= 2 else None
-    return None
-
-
-def _dedupe(run: str) -> list[str]:
-    """Labels of a run, a label read twice in a row (``エエ``) counted once."""
-    out: list[str] = []
-    for ch in run:
-        lab = _canon_label(ch)
-        if lab not in LABELS:
-            return []
-        if not out or out[-1] != lab:
-            out.append(lab)
-    return out
-
-
-def _mark(noise: str) -> str | None:
-    """○ or × for what was read after a label in a ○× row, None when it is neither."""
-    has_o = any(c in _MARK_O for c in noise)
-    has_x = any(c in _MARK_X for c in noise)
-    return "○" if has_o and not has_x else "×" if has_x and not has_o else None
-
-
-def truth_row(body: str, labels: int, number: int) -> str | None:
-    """Option ``number`` of a ○× table over the first ``labels`` statements, from a noisy
-    reading (``アメイ○ウＯ``, ``ア○イウ x``): each label's mark is what follows it; a mark
-    that cannot be read takes the value of the table's fixed order (option 1 ○○○, 2 ○○×,
-    … the binary count the booklets print), but only when every mark that was read agrees
-    with that order. None when the labels are not all there in order."""
-    cells: list[str] = []
-    for ch in body:
-        lab = _canon_label(ch)
-        if len(cells) < labels and lab == LABELS[len(cells)]:
-            cells.append("")
-        elif cells:
-            cells[-1] += ch
-    if len(cells) != labels or not 1 <= number <= 2 ** labels:
-        return None
-    marks = [_mark(c) for c in cells]
-    order = ["×" if (number - 1) >> (labels - 1 - i) & 1 else "○" for i in range(labels)]
-    if None in marks:
-        if any(m is not None and m != o for m, o in zip(marks, order)):
-            return None
-        marks = order  # type: ignore[assignment]
-    return " ".join(f"{LABELS[i]}{m}" for i, m in enumerate(marks))
-
-
-def repair_options(text: str, first: int = 1, truth_labels: int = 0) -> str | None:
-    """An option line rebuilt in the typeset form, or None when ``text`` is not a line of
-    label-run / ○× options numbered ``first``, ``first + 1`` … ``truth_labels``: the
-    question is a ○× table over that many statements (:func:`truth_row`)."""
-    cuts: list[tuple[int, int, int]] = []
-    for m in _OPTION.finditer(text):
-        n = int(m.group("n").translate(_HW))
-        if (not cuts and m.start() == 0 and n == first) or (cuts and n == cuts[-1][2] + 1):
-            cuts.append((m.start(), m.end(), n))
-    if not cuts:
-        return None
-    parts = []
-    for i, (_, end, n) in enumerate(cuts):
-        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
-        body = (truth_row(text[end:stop], truth_labels, n) if truth_labels
-                else _option_body(text[end:stop]))
-        if body is None:
-            return None
-        parts.append(f"{_printed(n)}．{body}")
-    return " ".join(parts)
 
 
 class _Walk:
@@ -312,13 +211,10 @@ class _Walk:
         if next_slot is not None:
             self.slot = next_slot
         if self.in_stem:
-            for pattern, mark in _STEM_MARKS:
-                # a mark opening the line only when the line before ended "…ものには"
-                fixed = pattern.sub(lambda m, mark=mark: mark if m.start() or self.stem.endswith(
-                    "ものには") else m.group(0), text)
-                if fixed != text:
-                    text = fixed
-                    steps.append(("stem-marks", text))
+            fixed = stem_marks(self.stem, text)
+            if fixed != text:
+                text = fixed
+                steps.append(("stem-marks", text))
             self.stem += text
             if not self._stem_over(text):
                 return steps
@@ -342,6 +238,11 @@ class _Walk:
         return False
 
     def _body(self, text: str) -> list[tuple[str, str]]:
+        turn = _SPEAKER.match(text)
+        if turn and re.sub(r"\s", "", turn.group("who"))[:2] in self.stem:
+            # the stem names the speakers (教授と学生の対話): this line is a turn
+            text = f"{turn.group('who')}．{text[turn.end():]}"
+            return [("speaker", text)]
         if self.label < len(LABELS):
             fixed = repair_label(text, LABELS[self.label])
             if fixed is not None:
@@ -356,7 +257,7 @@ class _Walk:
         truth = self.label if "には○" in self.stem and "には×" in self.stem else 0
         fixed = repair_options(text, self.option, truth)
         if fixed is not None:
-            self.option = int(fixed.rsplit("．", 1)[0].split()[-1].translate(_HW)) + 1
+            self.option = int(fixed.rsplit("．", 1)[0].split()[-1].translate(HW)) + 1
             self.part = ""
             return [("options", fixed)] if fixed != text else []
         return []

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import random
 
+from buildds.extract.jbe.ocr_option_lines import repair_options, stem_marks, truth_row
 from buildds.extract.jbe.ocr_repair import (
     repair_header,
     repair_label,
     repair_ocr_lines,
-    repair_options,
     repair_slots,
-    truth_row,
 )
 
 CLEAN = [
@@ -87,6 +86,23 @@ def test_truth_rows_follow_the_table_order() -> None:
     assert truth_row("ア○イウＯ", 3, 5) is None  # ア read ○ where option 5 has ×
     assert repair_options("４、ア○イベウ x ５．アメイ○ウ○Ｏ６．アメイ○ウメ", 4, 3) == (
         "４．ア○ イ× ウ× ５．ア× イ○ ウ○ ６．ア× イ○ ウ×")
+
+
+def test_stem_marks_also_across_a_line_break() -> None:
+    assert stem_marks("", "正しいものには○，誤っているものにはＸメを付した") == (
+        "正しいものには○，誤っているものには×を付した")
+    assert stem_marks("…正しいものには○，誤っているものに", "はＸメを付した") == "は×を付した"
+    assert stem_marks("", "メを付した") == "メを付した"  # no "ものには" before: prose
+
+
+def test_speaker_turns_named_in_the_stem() -> None:
+    lines = ["〔第９問〕（配点：２）", "次の対話は、教授と学生の対話である。（解答欄は、［No.９］）",
+             "教授．質問です。", "ア．回答です。", "教授、ところで、次の質問です。", "イ．回答です。"]
+    out, _ = repair_ocr_lines(lines)
+    assert out[4] == "教授．ところで、次の質問です。"
+    plain = ["〔第９問〕（配点：２）", "次の記述について。（解答欄は、［No.９］）",
+             "ア．甲は", "教授、乙は…"]  # no dialogue in the stem: left as read
+    assert repair_ocr_lines(plain)[0][3] == "教授、乙は…"
 
 
 # --------------------------------------------------------------------------- noise

@@ -1,0 +1,127 @@
+"""Option lines and ○× stems of an OCR'd booklet, rebuilt in the typeset form.
+
+Part of the structure-driven repair (:mod:`buildds.extract.jbe.ocr_repair` walks the booklet
+and calls these where the structure expects options or a ○× stem): a line of numbered options
+whose every option is a run of labels (``アイ``, ``アエエ``, ``アとイ``) or a ○× row becomes
+``１．ア イ ２．ア エ`` / ``１．ア○ イ× ウ○``; anything with prose is left as read.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from buildds.extract.jbe.ocr_alphabet import (
+    HW,
+    LABEL_CHARS,
+    LABELS,
+    MARK_O,
+    MARK_X,
+    canon_label,
+    printed,
+)
+
+__all__ = ["repair_options", "stem_marks", "truth_row"]
+
+#: the stem's "正しいものには○，誤っているものには×を" with the marks misread
+_STEM_MARKS = ((re.compile(r"(?<=ものには)[XxＸｘ✕╳メベ<＜※ミ]{1,3}(?=を|，|、|$)"), "×"),
+               (re.compile(r"(?<=ものには)[OoＯｏ0０〇◯]{1,2}(?=を|，|、|$)"), "○"))
+#: an option number: 1–9 (either width) or 10–19 half-width, followed by a dot-like mark
+_OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*"
+                     r"(?:[．.，,。、・]\s*|(?=[アイウエオ工才]))")  # the dot may be lost
+
+def _option_body(body: str) -> str | None:
+    """One option's text in the typeset form when it is a label run or a ○× row, else None."""
+    compact = re.sub(r"\s+", "", unicodedata.normalize("NFKC", body))
+    if not compact:
+        return None
+    cells = re.fullmatch(rf"(?:[{LABEL_CHARS}][{re.escape(MARK_O + MARK_X)}])+", compact)
+    if cells:
+        pairs = re.findall(rf"([{LABEL_CHARS}])([{re.escape(MARK_O + MARK_X)}])", compact)
+        return " ".join(canon_label(lab) + ("○" if mark in MARK_O else "×")
+                        for lab, mark in pairs)
+    joined = re.fullmatch(rf"([{LABEL_CHARS}]+)と([{LABEL_CHARS}]+)", compact)
+    if joined:
+        a, b = (_dedupe(g) for g in joined.groups())
+        return f"{''.join(a)}と{''.join(b)}" if len(a) == len(b) == 1 else None
+    if re.fullmatch(rf"[{LABEL_CHARS}]+", compact):
+        labels = _dedupe(compact)
+        return " ".join(labels) if len(labels) >= 2 else None
+    return None
+
+
+def _dedupe(run: str) -> list[str]:
+    """Labels of a run, a label read twice in a row (``エエ``) counted once."""
+    out: list[str] = []
+    for ch in run:
+        lab = canon_label(ch)
+        if lab not in LABELS:
+            return []
+        if not out or out[-1] != lab:
+            out.append(lab)
+    return out
+
+
+def stem_marks(before: str, text: str) -> str:
+    """``text``, a line of a stem that follows ``before``, with the marks of
+    "正しいものには○，誤っているものには×を" repaired (``Ｘメ`` → ``×``), also when the
+    phrase is broken across lines (``…ものに`` / ``はＸメを``)."""
+    joined = before + text
+    for pattern, mark in _STEM_MARKS:
+        cuts = [m.span() for m in pattern.finditer(joined) if m.start() >= len(before)]
+        for a, b in reversed(cuts):
+            joined = joined[:a] + mark + joined[b:]
+    return joined[len(before):]
+
+
+def _mark(noise: str) -> str | None:
+    """○ or × for what was read after a label in a ○× row, None when it is neither."""
+    has_o = any(c in MARK_O for c in noise)
+    has_x = any(c in MARK_X for c in noise)
+    return "○" if has_o and not has_x else "×" if has_x and not has_o else None
+
+
+def truth_row(body: str, labels: int, number: int) -> str | None:
+    """Option ``number`` of a ○× table over the first ``labels`` statements, from a noisy
+    reading (``アメイ○ウＯ``, ``ア○イウ x``): each label's mark is what follows it; a mark
+    that cannot be read takes the value of the table's fixed order (option 1 ○○○, 2 ○○×,
+    … the binary count the booklets print), but only when every mark that was read agrees
+    with that order. None when the labels are not all there in order."""
+    cells: list[str] = []
+    for ch in body:
+        lab = canon_label(ch)
+        if len(cells) < labels and lab == LABELS[len(cells)]:
+            cells.append("")
+        elif cells:
+            cells[-1] += ch
+    if len(cells) != labels or not 1 <= number <= 2 ** labels:
+        return None
+    marks = [_mark(c) for c in cells]
+    order = ["×" if (number - 1) >> (labels - 1 - i) & 1 else "○" for i in range(labels)]
+    if None in marks:
+        if any(m is not None and m != o for m, o in zip(marks, order)):
+            return None
+        marks = order  # type: ignore[assignment]
+    return " ".join(f"{LABELS[i]}{m}" for i, m in enumerate(marks))
+
+
+def repair_options(text: str, first: int = 1, truth_labels: int = 0) -> str | None:
+    """An option line rebuilt in the typeset form, or None when ``text`` is not a line of
+    label-run / ○× options numbered ``first``, ``first + 1`` … ``truth_labels``: the
+    question is a ○× table over that many statements (:func:`truth_row`)."""
+    cuts: list[tuple[int, int, int]] = []
+    for m in _OPTION.finditer(text):
+        n = int(m.group("n").translate(HW))
+        if (not cuts and m.start() == 0 and n == first) or (cuts and n == cuts[-1][2] + 1):
+            cuts.append((m.start(), m.end(), n))
+    if not cuts:
+        return None
+    parts = []
+    for i, (_, end, n) in enumerate(cuts):
+        stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
+        body = (truth_row(text[end:stop], truth_labels, n) if truth_labels
+                else _option_body(text[end:stop]))
+        if body is None:
+            return None
+        parts.append(f"{printed(n)}．{body}")
+    return " ".join(parts)
