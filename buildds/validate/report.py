@@ -150,8 +150,6 @@ def _prepare(items: pd.DataFrame) -> pd.DataFrame:
             s = df[col]
             if pd.api.types.is_integer_dtype(s.dtype) and not s.isna().any():
                 df[col] = s.astype("int64")
-    if "ocr_confidence" in df.columns and df["ocr_confidence"].isna().all():
-        df["ocr_confidence"] = df["ocr_confidence"].astype("float64")  # all text-layer items
     if "answer" in df.columns:
         s = df["answer"]
         if pd.api.types.is_bool_dtype(s.dtype) and not s.isna().any():
