@@ -19,6 +19,7 @@ structure, never applied blindly to a statement's wording (a 工 inside 工作�
   read for it (``.``, ``,``, ``、``, ``。``, ``・``), repaired only to the label the question
   expects next, so a prose line is never turned into a statement;
 * **view label** ``ａ．``/``ｂ．`` at the start of a line (``a.``, ``ａ,``);
+* **numbered statement** — ``4 .Ｂ説は`` → ``４．Ｂ説は`` when 4 is the number expected next;
 * **speaker turn** — ``教授、`` at a line start → ``教授．`` when the stem names the speaker;
 * **option line** (:mod:`.ocr_option_lines`) — a line of numbered options whose every option is a run of labels
   (``アイ``, ``アエエ``, ``アとイ``) or a ○× row (``ア〇イXウ○``): rebuilt in the typeset form
@@ -66,17 +67,21 @@ _HEADER = re.compile(
     r"^[〔（(［\[【|「]?\s*第\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*問\s*[〕）)］\]】|」1l]*\s*"
     r"[（(]?\s*配\s*点\s*[：:;；]?\s*(?P<p>[0-9０-９]{1,2})\s*[）)]?\s*")
 _SLOT = re.compile(
-    r"[［\[【〔(（|]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
+    r"[［\[【〔(（|LI]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
     r"[］\]】〕)）|1l]")
 #: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
 _DOT = r"[．.，,・･]"
 _LABEL_START = re.compile(rf"^(?P<lab>[{LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
 _PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
 _SLOT_IN_STEM = re.compile(r"解答欄")
+#: the marker's opening ``（解答欄は、`` with 答 or 欄 misread (解谷欄は, 解答柳は)
+_MARKER_OPEN = re.compile(r"(?<=[（(])\s*解\S{1,2}は(?=\s*[、，,])")
 #: the rest of a marker broken across lines (``［No.`` / ``8] )``)
 _SLOT_TAIL = re.compile(r"^\s*(?P<n>[0-9０-９]{1,3})\s*[］\]】|1l]\s*(?P<close>[）)]?)")
 #: a marker's closing bracket and the stem's ）read apart (``［No.11］ )``)
 _SLOT_CLOSE = re.compile(r"(?<=］)\s*[)）]")
+#: a numbered statement's label (``4 .Ｂ説は``, ``1.Ａ説に``)
+_NUMBERED_START = re.compile(r"^(?P<n>[1-9１-９])\s*[.．,，](?![0-9０-９])\s*")
 #: a speaker's turn in a dialogue question (``教授．``), its ．read as 、 or ,
 _SPEAKER = re.compile(r"^(?P<who>教授|学生\s*[Ａ-Ｚ]?|[Ａ-Ｚ]説|司会|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官)"
                       r"\s*[、，,.・･]\s*")
@@ -181,6 +186,7 @@ class _Walk:
         self.label = 0  # index into LABELS of the next statement label
         self.part = ""  # the next view letter, "" outside a statement
         self.option = 1  # the next option number
+        self.numbered = 1  # the next numbered statement (刑法's １．… paragraphs)
         self.previous = ""  # the line before, repaired
         self.stem = ""  # the question's stem so far
 
@@ -203,6 +209,7 @@ class _Walk:
                 steps.append(("header", header[0]))
             text, self.question = header
             self.in_stem, self.marker, self.label, self.part, self.option = True, False, 0, "", 1
+            self.numbered = 1
             self.stem = ""
         fixed, next_slot = repair_slots(text, self.slot)
         if fixed != text:
@@ -211,7 +218,7 @@ class _Walk:
         if next_slot is not None:
             self.slot = next_slot
         if self.in_stem:
-            fixed = stem_marks(self.stem, text)
+            fixed = _MARKER_OPEN.sub("解答欄は", stem_marks(self.stem, text))
             if fixed != text:
                 text = fixed
                 steps.append(("stem-marks", text))
@@ -260,6 +267,11 @@ class _Walk:
             self.option = int(fixed.rsplit("．", 1)[0].split()[-1].translate(HW)) + 1
             self.part = ""
             return [("options", fixed)] if fixed != text else []
+        num = _NUMBERED_START.match(text)
+        if num and int(num.group("n").translate(HW)) == self.numbered:
+            fixed = f"{printed(self.numbered)}．{text[num.end():]}"
+            self.numbered += 1
+            return [("numbered", fixed)] if fixed != text else []
         return []
 
 

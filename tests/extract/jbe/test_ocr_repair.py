@@ -59,6 +59,7 @@ def test_slot_markers() -> None:
     assert repair_slots("（解答欄は、【No. 3]）")[0] == "（解答欄は、［No.３］）"
     assert repair_slots("［N0.14］ )")[0] == "［No.14］）"
     assert repair_slots("［No.l5］", 15) == ("［No.15］", 16)
+    assert repair_slots("（解答欄は、 LNo.10] )")[0] == "（解答欄は、 ［No.10］）"
 
 
 def test_labels_only_where_expected() -> None:
@@ -93,6 +94,17 @@ def test_stem_marks_also_across_a_line_break() -> None:
         "正しいものには○，誤っているものには×を付した")
     assert stem_marks("…正しいものには○，誤っているものに", "はＸメを付した") == "は×を付した"
     assert stem_marks("", "メを付した") == "メを付した"  # no "ものには" before: prose
+
+
+def test_numbered_statements_and_a_misread_marker_opening() -> None:
+    lines = ["〔第17問〕（配点：２）", "次の各【記述】のうち、正しいものはどれか。（解谷欄は、［No.28］）",
+             "1.Ａ説に対しては、批判がある。", "2.Ａ説によれば、", "余地はない。",
+             "4 .Ｂ説は、根拠としている。", "3.Ｂ説からは、故意がない。"]
+    out, _ = repair_ocr_lines(lines)
+    assert out[1].endswith("（解答欄は、［No.28］）")
+    assert out[2:] == ["１．Ａ説に対しては、批判がある。", "２．Ａ説によれば、", "余地はない。",
+                       "4 .Ｂ説は、根拠としている。",  # not the number expected next: as read
+                       "３．Ｂ説からは、故意がない。"]
 
 
 def test_speaker_turns_named_in_the_stem() -> None:
