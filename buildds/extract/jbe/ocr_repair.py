@@ -113,7 +113,10 @@ def repair_header(text: str, expected: int | None) -> tuple[str, int] | None:
     if not m:
         return None
     read = number(m.group("n"))
-    found = expected if expected is not None and _near(read, expected) else read
+    # a number read as digits is trusted (a question may be missing: renumbering the next one
+    # would shift every question after it); one with letters in it (l2, 1O) may be the expected
+    clean = unicodedata.normalize("NFKC", m.group("n")).isdigit()
+    found = expected if not clean and expected is not None and _near(read, expected) else read
     if found is None:
         return None
     points = str(int(m.group("p").translate(HW))).translate(FW)  # always full-width

@@ -53,6 +53,8 @@ def test_headers_with_wrong_brackets_and_digits() -> None:
     assert repair_header("［第l2問］（配点：３）", 12) == ("〔第12問〕（配点：３）", 12)
     assert repair_header("〔第1O問〕（配点：２）", None) == ("〔第10問〕（配点：２）", 10)
     assert repair_header("第一に、配点は", 4) is None  # prose
+    # digits read as digits are trusted: question 11's header lost, 12 stays 12
+    assert repair_header("〔第12問〕（配点：２）", 11) == ("〔第12問〕（配点：２）", 12)
 
 
 def test_slot_markers() -> None:
