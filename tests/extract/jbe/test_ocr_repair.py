@@ -52,6 +52,7 @@ def test_headers_with_wrong_brackets_and_digits() -> None:
     assert repair_header("第２問〕］（配点：2）", 2) == ("〔第２問〕（配点：２）", 2)
     assert repair_header("［第l2問］（配点：３）", 12) == ("〔第12問〕（配点：３）", 12)
     assert repair_header("〔第1O問〕（配点：２）", None) == ("〔第10問〕（配点：２）", 10)
+    assert repair_header("〔第５間〕（配占：３）", 5) == ("〔第５問〕（配点：３）", 5)
     assert repair_header("第一に、配点は", 4) is None  # prose
     # digits read as digits are trusted: question 11's header lost, 12 stays 12
     assert repair_header("〔第12問〕（配点：２）", 11) == ("〔第12問〕（配点：２）", 12)
@@ -129,7 +130,8 @@ def corrupt(line: str, rng: random.Random) -> str:
     """What tesseract makes of a clean line: look-alike labels, lost tab-stop gaps, wrong
     brackets and marks — the confusions seen on the scanned booklets."""
     if line.startswith("〔第"):
-        return rng.choice(["（", "［", "", "〔"]) + line[1:].replace("〕", rng.choice(["〕］", "］", "〕"]), 1)
+        opened = rng.choice(["（", "［", "", "〔"]) + line[1:].replace("問", rng.choice("問間"), 1)
+        return opened.replace("〕", rng.choice(["〕］", "］", "〕"]), 1)
     if line[:1] in "アイウエオ" and line[1:2] == "．":
         lab = rng.choice(_LABEL_NOISE.get(line[0], [line[0]]) + [line[0]])
         # a kanji look-alike is taken for a label only before a real dot (see repair_label)
