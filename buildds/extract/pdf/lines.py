@@ -207,12 +207,13 @@ def extract_pdf(
 
     confidences: dict[int, float] = {}
     if needs_ocr:
+        from buildds.extract.ocr.job import DEFAULT_DPI, DEFAULT_PSM
         from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
 
-        settings = {k: v for k, v in (("dpi", ocr_dpi), ("psm", ocr_psm)) if v is not None}
         for number, ocr_page in ocr_pdf_pages(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
-            source_path=name, **settings,
+            source_path=name, dpi=DEFAULT_DPI if ocr_dpi is None else ocr_dpi,
+            psm=DEFAULT_PSM if ocr_psm is None else ocr_psm,
         ).items():
             raw_pages[number - 1] = reading_order(list(ocr_page.lines))
             confidences[number] = ocr_page.confidence
