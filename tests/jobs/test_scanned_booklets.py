@@ -22,6 +22,7 @@ from buildds.jobs.jbe import build_jbe
 from buildds.schema import SUBJECTS
 from buildds.transform.jbe_ocr_accuracy import compare_items
 from tests.conftest import shared_path
+from tests.extract.ocr.drawn import needs_tesseract
 
 SCANS = {(2024, "minpo"): "2024-minpo-mondai-scan.pdf", (2019, "kenpo"): "2019-kenpo-mondai-scan.pdf"}
 
@@ -33,6 +34,7 @@ def shape(questions):
 
 @pytest.mark.ocr
 @pytest.mark.shared
+@needs_tesseract
 def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
     pdf_dir = shared_path("jbe", "pdf")
     scan_dir = shared_path("jbe", "scanned")
