@@ -23,6 +23,9 @@ from buildds.extract.jbe.ocr_alphabet import (
 
 __all__ = ["repair_options", "stem_marks", "truth_row"]
 
+#: what is dropped from an option before it is read as labels: whitespace and specks
+_DUST = re.compile(r"[\s・･.,，、。'\"`|_~ー\-—:：;；”“]+")
+
 #: the stem's "正しいものには○，誤っているものには×を" with the marks misread
 _STEM_MARKS = ((re.compile(r"(?<=ものには)[XxＸｘ✕╳メベ<＜※ミ]{1,3}(?=を|，|、|$)"), "×"),
                (re.compile(r"(?<=ものには)[OoＯｏ0０〇◯]{1,2}(?=を|，|、|$)"), "○"))
@@ -32,7 +35,8 @@ _OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*"
 
 def _option_body(body: str) -> str | None:
     """One option's text in the typeset form when it is a label run or a ○× row, else None."""
-    compact = re.sub(r"\s+", "", unicodedata.normalize("NFKC", body))
+    # whitespace and scanner dust read as punctuation (``アウ．。``, ``、アエ``) go
+    compact = _DUST.sub("", unicodedata.normalize("NFKC", body))
     if not compact:
         return None
     cells = re.fullmatch(rf"(?:[{LABEL_CHARS}][{re.escape(MARK_O + MARK_X)}])+", compact)
@@ -107,8 +111,9 @@ def truth_row(body: str, labels: int, number: int) -> str | None:
 
 def repair_options(text: str, first: int = 1, truth_labels: int = 0) -> str | None:
     """An option line rebuilt in the typeset form, or None when ``text`` is not a line of
-    label-run / ○× options numbered ``first``, ``first + 1`` … ``truth_labels``: the
-    question is a ○× table over that many statements (:func:`truth_row`)."""
+    label-run / ○× options numbered ``first``, ``first + 1`` … (at least half of its options
+    must read as labels; one that does not is kept as read). ``truth_labels``: the question
+    is a ○× table over that many statements (:func:`truth_row`)."""
     cuts: list[tuple[int, int, int]] = []
     for m in _OPTION.finditer(text):
         n = int(m.group("n").translate(HW))
@@ -117,11 +122,13 @@ def repair_options(text: str, first: int = 1, truth_labels: int = 0) -> str | No
     if not cuts:
         return None
     parts = []
+    read = 0
     for i, (_, end, n) in enumerate(cuts):
         stop = cuts[i + 1][0] if i + 1 < len(cuts) else len(text)
         body = (truth_row(text[end:stop], truth_labels, n) if truth_labels
                 else _option_body(text[end:stop]))
-        if body is None:
-            return None
-        parts.append(f"{printed(n)}．{body}")
-    return " ".join(parts)
+        read += body is not None
+        # an option that does not read as labels (``ウ`` alone: a label lost) stays as read
+        parts.append(f"{printed(n)}．{body if body is not None else text[end:stop].strip()}")
+    # a line of options when most of them read as labels; prose is never one
+    return " ".join(parts) if read and 2 * read >= len(cuts) else None

@@ -63,17 +63,21 @@ __all__ = [
     "repair_ocr_lines",
 ]
 
+#: scanner dust read before a line's first character (``・（第31問〕``, ``、ア．``)
+_SPECK = r"[\s・･.,，、。'\"`|_~ー－\-—”“]{0,3}"
 _HEADER = re.compile(
-    r"^[〔（(［\[【|「]?\s*第\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*[問間]\s*[〕）)］\]】|」1l]*\s*"
+    r"^" + _SPECK + r"[〔（(［\[【|「]?\s*第\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*[問間]\s*[〕）)］\]】|」1l]*\s*"
     r"[（(]?\s*配\s*[点占]\s*[：:;；]?\s*(?P<p>[0-9０-９]{1,2})\s*[）)]?\s*")  # 間 for 問
 _SLOT = re.compile(
     r"[［\[【〔(（|LI]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
     r"[］\]】〕)）|1l]")
 #: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
 _DOT = r"[．.，,・･]"
-_LABEL_START = re.compile(rf"^(?P<lab>[{LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
+_LABEL_START = re.compile(rf"^{_SPECK}(?P<lab>[{LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
 _PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
-_SLOT_IN_STEM = re.compile(r"解答欄")
+_SLOT_IN_STEM = re.compile(r"解答\s*欄")
+#: dust read at a line's start that is never text (``_たものは``, ``”ーア．``)
+_LEADING_DUST = re.compile(r"^[_~|\"'`”“]+\s*(?=\S)")
 #: the marker's opening ``（解答欄は、`` with 答 or 欄 misread (解谷欄は, 解答柳は)
 _MARKER_OPEN = re.compile(r"(?<=[（(])\s*解\S{1,2}は(?=\s*[、，,])")
 #: the rest of a marker broken across lines (``［No.`` / ``8] )``)
@@ -185,7 +189,6 @@ class _Walk:
         self.question: int | None = None
         self.slot: int | None = None
         self.in_stem = False
-        self.marker = False  # the stem's （解答欄は、… has begun
         self.label = 0  # index into LABELS of the next statement label
         self.part = ""  # the next view letter, "" outside a statement
         self.option = 1  # the next option number
@@ -201,6 +204,10 @@ class _Walk:
 
     def _line(self, text: str) -> list[tuple[str, str]]:
         steps: list[tuple[str, str]] = []
+        clean = _LEADING_DUST.sub("", text)
+        if clean != text:
+            text = clean
+            steps.append(("dust", text))
         tail = repair_slot_tail(text, self.previous)
         if tail is not None and tail != text:
             text = tail
@@ -211,7 +218,7 @@ class _Walk:
             if header[0] != text:
                 steps.append(("header", header[0]))
             text, self.question = header
-            self.in_stem, self.marker, self.label, self.part, self.option = True, False, 0, "", 1
+            self.in_stem, self.label, self.part, self.option = True, 0, "", 1
             self.numbered = 1
             self.stem = ""
         fixed, next_slot = repair_slots(text, self.slot)
@@ -234,12 +241,14 @@ class _Walk:
         return steps
 
     def _stem_over(self, text: str) -> bool:
-        """Whether the stem has ended before or on this line: its slot marker closed (the
-        ``）`` after ``解答欄``), or a line opens with the first label (the marker misread)."""
-        if _SLOT_IN_STEM.search(text):
-            self.marker = True
-            text = text[_SLOT_IN_STEM.search(text).end():]  # type: ignore[union-attr]
-        if self.marker and re.search(r"[）)]", text):
+        """Whether the stem has ended before or on this line: its slot marker closed (a
+        ``）`` after ``解答欄``, looked for in the stem so far: the marker may be broken
+        anywhere, ``（解答`` / ``欄は、…``), or a line opens with the first label (the marker
+        misread)."""
+        marker = None
+        for marker in _SLOT_IN_STEM.finditer(self.stem):
+            pass
+        if marker is not None and re.search(r"[）)]", self.stem[marker.end():]):
             self.in_stem = False
             return False  # the marker line itself is still stem
         if repair_label(text, LABELS[0]) is not None:
