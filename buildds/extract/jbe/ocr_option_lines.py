@@ -21,7 +21,7 @@ from buildds.extract.jbe.ocr_alphabet import (
     printed,
 )
 
-__all__ = ["repair_options", "stem_marks", "truth_row"]
+__all__ = ["repair_options", "stem_criterion", "stem_marks", "truth_row"]
 
 #: what is dropped from an option before it is read as labels: whitespace and specks
 _DUST = re.compile(r"[\s・･.,，、。'\"`|_~ー\-—:：;；”“]+")
@@ -76,6 +76,43 @@ def stem_marks(before: str, text: str) -> str:
         for a, b in reversed(cuts):
             joined = joined[:a] + mark + joined[b:]
     return joined[len(before):]
+
+
+#: where a stem states its criterion: just before "ものを組み合わせ", "ものはどれか" …
+_CRITERION = re.compile(r"(?P<w>[^\s，、,。]{2,7})(?=もの(?:を組み|の組合|はどれ|を[２2]個|には))")
+_CRITERIA = ("誤っている", "正しい")
+#: what tesseract reads for the 正 of 正しい
+_LIKE_SEI = "止疋王五缶"
+
+
+def _edits(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def stem_criterion(text: str) -> str:
+    """The criterion of a stem line read one character wrong (``癌っている``, ``誤っつている``,
+    ``止しい``) restored, where the stem states it: right before ``ものを組み合わせ``,
+    ``ものはどれか``, ``ものを２個``, ``ものには``. Other wordings (成立しない, 当てはまる,
+    新しい) are more than one edit away from 誤っている, or are not a look-alike of 正しい, and
+    stay."""
+    def fix(m: re.Match[str]) -> str:
+        w = m.group("w")
+        if w.endswith(_CRITERIA):
+            return w
+        word = "誤っている"  # one edit: a substitution, then an insertion, then a deletion
+        for size in (len(word), len(word) + 1, len(word) - 1):
+            tail = w[-size:]
+            if len(tail) == size and tail[-1] == word[-1] and _edits(tail, word) == 1:
+                return w[:-size] + word
+        if w.endswith("しい") and w[-3:-2] in _LIKE_SEI:
+            return w[:-3] + "正しい"
+        return w
+    return _CRITERION.sub(fix, text)
 
 
 def _mark(noise: str) -> str | None:

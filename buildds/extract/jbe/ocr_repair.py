@@ -53,7 +53,7 @@ from buildds.extract.jbe.ocr_alphabet import (
     number,
     printed,
 )
-from buildds.extract.jbe.ocr_option_lines import repair_options, stem_marks
+from buildds.extract.jbe.ocr_option_lines import repair_options, stem_criterion, stem_marks
 from buildds.schema import PdfDocument, PdfLine, PdfPage
 
 __all__ = [
@@ -228,7 +228,7 @@ class _Walk:
         if next_slot is not None:
             self.slot = next_slot
         if self.in_stem:
-            fixed = _MARKER_OPEN.sub("解答欄は", stem_marks(self.stem, text))
+            fixed = _MARKER_OPEN.sub("解答欄は", stem_criterion(stem_marks(self.stem, text)))
             if fixed != text:
                 text = fixed
                 steps.append(("stem-marks", text))

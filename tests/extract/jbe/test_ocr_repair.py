@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import random
 
-from buildds.extract.jbe.ocr_option_lines import repair_options, stem_marks, truth_row
+from buildds.extract.jbe.ocr_option_lines import (
+    repair_options,
+    stem_criterion,
+    stem_marks,
+    truth_row,
+)
 from buildds.extract.jbe.ocr_repair import (
     repair_header,
     repair_label,
@@ -97,6 +102,30 @@ def test_stem_marks_also_across_a_line_break() -> None:
         "正しいものには○，誤っているものには×を付した")
     assert stem_marks("…正しいものには○，誤っているものに", "はＸメを付した") == "は×を付した"
     assert stem_marks("", "メを付した") == "メを付した"  # no "ものには" before: prose
+
+
+def test_the_stem_criterion_one_character_off() -> None:
+    assert stem_criterion("のうち，癌っているものを組み合わせたものは") == (
+        "のうち，誤っているものを組み合わせたものは")
+    assert stem_criterion("のうち，誤っつているものを組み合わせ") == "のうち，誤っているものを組み合わせ"
+    assert stem_criterion("照らし止しいものはどれか") == "照らし正しいものはどれか"
+    for other in ("のうち，成立しないものを組み合わせ", "のうち、新しいものはどれか",
+                  "当てはまるものを２個", "誤っているものを組み合わせ"):
+        assert stem_criterion(other) == other
+
+
+def test_options_one_by_one_and_dust() -> None:
+    assert repair_options("１．アウ．。２．、アエエ３．イウ４．イオ：５．ウェエ") == (
+        "１．ア ウ ２．ア エ ３．イ ウ ４．イ オ ５．ウ エ")
+    # a lost label keeps its option as read; the others are repaired
+    assert repair_options("１．アイ２．アエ３．イオ４．ウ５．ウオ") == (
+        "１．ア イ ２．ア エ ３．イ オ ４．ウ ５．ウ オ")
+    lines = ["〔第16問〕（配点：２）", "次のアからオまでの各記述のうち、誤っているものを組み合わせた",
+             "_ものは、後記１から５までのうちどれか。（解答", "欄は、［No.16］）",
+             "”ーア．債務者は、責任を負わない。", "ーイ．過失相殺はされない。", "１．アイ２．アウ"]
+    out, _ = repair_ocr_lines(lines)
+    assert out[2].startswith("ものは") and out[4:] == [
+        "ア．債務者は、責任を負わない。", "イ．過失相殺はされない。", "１．ア イ ２．ア ウ"]
 
 
 def test_numbered_statements_and_a_misread_marker_opening() -> None:
