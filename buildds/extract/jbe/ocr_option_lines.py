@@ -81,6 +81,8 @@ def stem_marks(before: str, text: str) -> str:
 #: where a stem states its criterion: just before "ものを組み合わせ", "ものはどれか" …
 _CRITERION = re.compile(r"(?P<w>[^\s，、,。]{2,7})(?=もの(?:を組み|の組合|はどれ|を[２2]個|には))")
 _CRITERIA = ("誤っている", "正しい")
+#: dust inside "正しい場合には１を、誤っている場合には２を" (``場合ーーには１を``)
+_CASE_DUST = re.compile(r"(?<=場合)[ー\-_・･.,'`\s]+(?=には[１1２2]を)")
 #: what tesseract reads for the 正 of 正しい
 _LIKE_SEI = "止疋王五缶"
 
@@ -97,7 +99,7 @@ def _edits(a: str, b: str) -> int:
 def stem_criterion(text: str) -> str:
     """The criterion of a stem line read one character wrong (``癌っている``, ``誤っつている``,
     ``止しい``) restored, where the stem states it: right before ``ものを組み合わせ``,
-    ``ものはどれか``, ``ものを２個``, ``ものには``. Other wordings (成立しない, 当てはまる,
+    ``ものはどれか``, ``ものを２個``, ``ものには``; dust in ``場合ーーには１を`` goes. Other wordings (成立しない, 当てはまる,
     新しい) are more than one edit away from 誤っている, or are not a look-alike of 正しい, and
     stay."""
     def fix(m: re.Match[str]) -> str:
@@ -112,7 +114,7 @@ def stem_criterion(text: str) -> str:
         if w.endswith("しい") and w[-3:-2] in _LIKE_SEI:
             return w[:-3] + "正しい"
         return w
-    return _CRITERION.sub(fix, text)
+    return _CASE_DUST.sub("", _CRITERION.sub(fix, text))
 
 
 def _mark(noise: str) -> str | None:

@@ -19,7 +19,8 @@ structure, never applied blindly to a statement's wording (a 工 inside 工作�
   read for it (``.``, ``,``, ``、``, ``。``, ``・``), repaired only to the label the question
   expects next, so a prose line is never turned into a statement;
 * **view label** ``ａ．``/``ｂ．`` at the start of a line (``a.``, ``ａ,``);
-* **numbered statement** — ``4 .Ｂ説は`` → ``４．Ｂ説は`` when 4 is the number expected next;
+* **numbered statement** — ``4 .Ｂ説は``, ``５、甲と乙は`` → ``４．Ｂ説は`` when 4 is the number
+  expected next;
 * **speaker turn** — ``教授、`` at a line start → ``教授．`` when the stem names the speaker;
 * **option line** (:mod:`.ocr_option_lines`) — a line of numbered options whose every option is a run of labels
   (``アイ``, ``アエエ``, ``アとイ``) or a ○× row (``ア〇イXウ○``): rebuilt in the typeset form
@@ -70,22 +71,29 @@ _HEADER = re.compile(
     r"[（(]?\s*配\s*[点占]\s*[：:;；]?\s*(?P<p>[0-9０-９]{1,2})\s*[）)]?\s*")  # 間 for 問
 _SLOT = re.compile(
     r"[［\[【〔(（|LI]\s*[NＮ]\s*[oOＯｏ0０]\s*[.．,，・]?\s*(?P<n>[0-9０-９OolISBZ|ｌＩＯ]{1,3})\s*"
-    r"[］\]】〕)）|1l]")
+    r"(?:[］\]】〕)）|1l]|(?=[、，,]\s*[［\[]))")  # ］ lost before "、［No.10］"
 #: what tesseract reads for the ．after a label (not 、 or 。: ``ア、イ及びウ`` can open a line)
 _DOT = r"[．.，,・･]"
 _LABEL_START = re.compile(rf"^{_SPECK}(?P<lab>[{LABEL_CHARS}])(?P=lab)?\s*(?P<dot>{_DOT})\s*")
 _PART_START = re.compile(r"^(?P<lab>[a-eａ-ｅ])\s*[．.，,]\s*(?=\S)")
 _SLOT_IN_STEM = re.compile(r"解答\s*欄")
-#: dust read at a line's start that is never text (``_たものは``, ``”ーア．``)
-_LEADING_DUST = re.compile(r"^[_~|\"'`”“]+\s*(?=\S)")
+#: dust read at a line's start that is never text (``_たものは``, ``”ーア．``), and a doubled
+#: prolonged-sound mark at either end (``正しい場合ーー`` / ``には１を``)
+_LEADING_DUST = re.compile(r"^(?:[_~|\"'`”“]+|ー{2,})\s*(?=\S)|(?<=\S)\s*ー{2,}$")  # ーー: dust
 #: the marker's opening ``（解答欄は、`` with 答 or 欄 misread (解谷欄は, 解答柳は)
 _MARKER_OPEN = re.compile(r"(?<=[（(])\s*解\S{1,2}は(?=\s*[、，,])")
+#: the same at a line's end, the marker going on on the next line (``（解答柚`` / ``は、［No.３］）``)
+_MARKER_OPEN_END = re.compile(r"(?<=[（(])\s*解(?!答欄$)\S{2}$")  # not "（解答" / "欄は"
+#: dust read after the marker's close (``（解答欄は、［No.11］）．``)
+_MARKER_TAIL_DUST = re.compile(r"(?<=］）)\s*[．.'`・･,，\"]+\s*$")
+#: dust inside a marker: ``（解答欄は、・［No.30］）``, ``T ［No.36］）`` at a line's start
+_MARKER_DUST = re.compile(r"(?:(?<=解答欄は[、，,])\s*[・･.'`]+\s*|^[A-Za-z|]\s+)(?=［No)")
 #: the rest of a marker broken across lines (``［No.`` / ``8] )``)
 _SLOT_TAIL = re.compile(r"^\s*(?P<n>[0-9０-９]{1,3})\s*[］\]】|1l]\s*(?P<close>[）)]?)")
 #: a marker's closing bracket and the stem's ）read apart (``［No.11］ )``)
 _SLOT_CLOSE = re.compile(r"(?<=］)\s*[)）]")
 #: a numbered statement's label (``4 .Ｂ説は``, ``1.Ａ説に``)
-_NUMBERED_START = re.compile(r"^(?P<n>[1-9１-９])\s*[.．,，](?![0-9０-９])\s*")
+_NUMBERED_START = re.compile(r"^(?P<n>[1-9１-９])\s*[.．,，、](?![0-9０-９])\s*")
 #: a speaker's turn in a dialogue question (``教授．``), its ．read as 、 or ,
 _SPEAKER = re.compile(r"^(?P<who>教授|学生\s*[Ａ-Ｚ]?|[Ａ-Ｚ]説|司会|裁判官\s*[Ａ-Ｚ]?|弁護人|検察官)"
                       r"\s*[、，,.・･]\s*")
@@ -229,6 +237,8 @@ class _Walk:
             self.slot = next_slot
         if self.in_stem:
             fixed = _MARKER_OPEN.sub("解答欄は", stem_criterion(stem_marks(self.stem, text)))
+            fixed = _MARKER_DUST.sub("", _MARKER_OPEN_END.sub("解答欄", fixed))
+            fixed = _MARKER_TAIL_DUST.sub("", fixed)
             if fixed != text:
                 text = fixed
                 steps.append(("stem-marks", text))

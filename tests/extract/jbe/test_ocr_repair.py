@@ -109,6 +109,8 @@ def test_the_stem_criterion_one_character_off() -> None:
         "のうち，誤っているものを組み合わせたものは")
     assert stem_criterion("のうち，誤っつているものを組み合わせ") == "のうち，誤っているものを組み合わせ"
     assert stem_criterion("照らし止しいものはどれか") == "照らし正しいものはどれか"
+    assert stem_criterion("正しい場合ーーには１を、誤っている場合には２を") == (
+        "正しい場合には１を、誤っている場合には２を")
     for other in ("のうち，成立しないものを組み合わせ", "のうち、新しいものはどれか",
                   "当てはまるものを２個", "誤っているものを組み合わせ"):
         assert stem_criterion(other) == other
@@ -131,12 +133,16 @@ def test_options_one_by_one_and_dust() -> None:
 def test_numbered_statements_and_a_misread_marker_opening() -> None:
     lines = ["〔第17問〕（配点：２）", "次の各【記述】のうち、正しいものはどれか。（解谷欄は、［No.28］）",
              "1.Ａ説に対しては、批判がある。", "2.Ａ説によれば、", "余地はない。",
-             "4 .Ｂ説は、根拠としている。", "3.Ｂ説からは、故意がない。"]
+             "4 .Ｂ説は、根拠としている。", "3.Ｂ説からは、故意がない。", "４、甲と乙は、共謀した。"]
     out, _ = repair_ocr_lines(lines)
     assert out[1].endswith("（解答欄は、［No.28］）")
+    broken = ["〔第２問〕（配点：２）", "正しいものはどれか。（解答柚", "は、［No.２］）"]
+    assert repair_ocr_lines(broken)[0][1:] == ["正しいものはどれか。（解答欄", "は、［No.２］）"]
+    split = ["〔第２問〕（配点：２）", "正しいものはどれか。（解答", "欄は、［No.２］）"]
+    assert repair_ocr_lines(split)[0] == split
     assert out[2:] == ["１．Ａ説に対しては、批判がある。", "２．Ａ説によれば、", "余地はない。",
                        "4 .Ｂ説は、根拠としている。",  # not the number expected next: as read
-                       "３．Ｂ説からは、故意がない。"]
+                       "３．Ｂ説からは、故意がない。", "４．甲と乙は、共謀した。"]
 
 
 def test_speaker_turns_named_in_the_stem() -> None:
