@@ -31,7 +31,7 @@ _STEM_MARKS = ((re.compile(r"(?<=ものには)[XxＸｘ✕╳メベ<＜※ミ]{1
                (re.compile(r"(?<=ものには)[OoＯｏ0０〇◯]{1,2}(?=を|，|、|$)"), "○"))
 #: an option number: 1–9 (either width) or 10–19 half-width, followed by a dot-like mark
 _OPTION = re.compile(r"(?:^|(?<=[^0-9０-９]))(?P<n>[１-９]|1[0-9]|[1-9])\s*"
-                     r"(?:[．.，,。、・]\s*|(?=[アイウエオ工才]))")  # the dot may be lost
+                     r"(?:[ユ］\]|｜」』]?\s*[．.，,。、・]\s*|(?=[アイウエオ工才]))")  # ``１ユ．``, ``１］．``
 
 def _option_body(body: str) -> str | None:
     """One option's text in the typeset form when it is a label run or a ○× row, else None."""

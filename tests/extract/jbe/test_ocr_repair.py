@@ -119,6 +119,8 @@ def test_the_stem_criterion_one_character_off() -> None:
 def test_options_one_by_one_and_dust() -> None:
     assert repair_options("１．アウ．。２．、アエエ３．イウ４．イオ：５．ウェエ") == (
         "１．ア ウ ２．ア エ ３．イ ウ ４．イ オ ５．ウ エ")
+    assert repair_options("１ユ．アイ２．アオ") == "１．ア イ ２．ア オ"
+    assert repair_options("１］．アイ。２．アウ。") == "１．ア イ ２．ア ウ"
     # a lost label keeps its option as read; the others are repaired
     assert repair_options("１．アイ２．アエ３．イオ４．ウ５．ウオ") == (
         "１．ア イ ２．ア エ ３．イ オ ４．ウ ５．ウ オ")
