@@ -14,10 +14,13 @@ For each scanned booklet in ``../shared/jbe/scanned`` (2024 民法, 2019 憲法)
    statements, the worst items, and the items flagged for low OCR confidence. With
    ``--per-item`` every item's accuracy and confidence is printed.
 
+``--simulate 2021/minpo 2022/keiho`` also makes held-out scans of those text booklets
+(:func:`simulate_scan`, seeded by the year) and measures them the same way.
+
 Usage::
 
     python3 benchmarks/bench_jbe_ocr.py [--shared ../shared] [--processes 1 2]
-        [--cache /tmp/jbe-ocr] [--reuse] [--per-item]
+        [--cache /tmp/jbe-ocr] [--reuse] [--per-item] [--simulate 2021/minpo ...]
 """
 
 from __future__ import annotations
@@ -141,6 +144,38 @@ def compare(name: str, tables: dict[int, Any], raw: Path, reference: tuple[list[
         jbe.repair_booklet, tesseract_lines.merge_split_glyphs = real_repair, real_merge
 
 
+def simulate_scan(src: Path, dst: Path, seed: int) -> None:
+    """An image-only copy of a text booklet made like ``../shared/jbe/scanned``: 200 dpi
+    greyscale, turned by at most 0.5°, greyed, noise, dust, a slight blur, JPEG, wrapped
+    back into a PDF (a held-out scan the repair was not written against)."""
+    import io
+    import random
+
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw, ImageFilter
+
+    rng = random.Random(seed)
+    doc = pdfium.PdfDocument(str(src))
+    pages = []
+    for i in range(len(doc)):
+        img = doc[i].render(scale=200 / 72, grayscale=True).to_pil().convert("L")
+        img = img.rotate(rng.uniform(-0.5, 0.5), resample=Image.BICUBIC, fillcolor=255)
+        img = img.point(lambda v: int(v * 0.85 + 20))
+        px, (w, h) = img.load(), img.size
+        for _ in range(w * h // 60):
+            x, y = rng.randrange(w), rng.randrange(h)
+            px[x, y] = max(0, min(255, px[x, y] + rng.randint(-60, 60)))
+        draw = ImageDraw.Draw(img)
+        for _ in range(40):
+            x, y, r = rng.randrange(w), rng.randrange(h), rng.choice([1, 1, 2])
+            draw.ellipse((x, y, x + r, y + r), fill=rng.randint(0, 90))
+        buf = io.BytesIO()
+        img.filter(ImageFilter.GaussianBlur(0.6)).save(buf, "JPEG", quality=70)
+        buf.seek(0)
+        pages.append(Image.open(buf).convert("L"))
+    pages[0].save(dst, "PDF", resolution=200, save_all=True, append_images=pages[1:])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
@@ -149,6 +184,8 @@ def main() -> int:
                         help="folder for tesseract's word tables (JSON), reused with --reuse")
     parser.add_argument("--reuse", action="store_true", help="read the tables from --cache")
     parser.add_argument("--per-item", action="store_true")
+    parser.add_argument("--simulate", nargs="*", default=[], metavar="YEAR/SUBJECT",
+                        help="also measure simulated scans of these text booklets (2021/minpo)")
     args = parser.parse_args()
     root = args.shared / "jbe"
     if not root.exists():
@@ -156,10 +193,17 @@ def main() -> int:
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for year, subject, scan_name in BOOKLETS:
-            scan = root / "scanned" / scan_name
+        booklets = [(year, subject, root / "scanned" / name) for year, subject, name in BOOKLETS]
+        for spec in args.simulate:
+            year_text, subject = spec.split("/")
+            scan = work / f"sim-{year_text}-{subject}.pdf"
+            simulate_scan(root / "pdf" / year_text / f"{subject}-mondai.pdf", scan,
+                          int(year_text))
+            booklets.append((int(year_text), subject, scan))
+        for year, subject, scan in booklets:
             name = f"{year} {subject}"
-            cached = args.cache / f"{year}-{subject}.json" if args.cache else None
+            kind = "sim-" if scan.name.startswith("sim-") else ""
+            cached = args.cache / f"{kind}{year}-{subject}.json" if args.cache else None
             tables: dict[int, Any] = {}
             if args.reuse and cached and cached.exists():
                 tables = {int(k): v for k, v in json.loads(cached.read_text("utf-8")).items()}
