@@ -11,10 +11,10 @@ item may carry an OCR typo and deserves a look before the dataset is used.
 
 How the defaults were chosen: the 246 items of the two scanned booklets of
 ``../shared/jbe/scanned`` (300 dpi, psm 6, after repair) against their text-layer originals;
-81 differ from the text layer by at least one character. Flagging mean < 90 or a word < 40
-flags 106 items, 67 of the 81 (recall 0.83, precision 0.63); mean < 90 alone flags 29 (23
-with a typo, recall 0.28); mean < 90 or a word < 20 flags 73 (54, recall 0.67); mean < 92 or
-a word < 50 flags 136 (74, recall 0.91). Tesseract's confidence does not see every misread
+79 differ from the text layer by at least one character. Flagging mean < 90 or a word < 40
+flags 106 items, 66 of the 79 (recall 0.84, precision 0.62); mean < 90 alone flags 29 (23
+with a typo, recall 0.29); mean < 90 or a word < 20 flags 73 (54, recall 0.68); mean < 92 or
+a word < 50 flags 136 (72, recall 0.91). Tesseract's confidence does not see every misread
 kanji, so a flag is a pointer for review, not a guarantee.
 """
 
