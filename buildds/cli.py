@@ -19,6 +19,7 @@ import click
 from buildds import __version__
 from buildds.cli_group import EXIT_INTERRUPTED, MainGroup
 from buildds.cli_types import Utf8Path, YearsType
+from buildds.commands.jbe_ocr import ocr_options, ocr_settings
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
 
@@ -132,6 +133,7 @@ def _as_of_options(ctx: click.Context, as_of: datetime | None, law_store: Path,
               callback=_exam_dates,
               help="With --as-of: the day YEAR's exam was sat (the law it assumed), where the "
                    "shipped table has none, e.g. 2025=2025-05-14; repeatable.")
+@ocr_options
 @click.pass_context
 def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         processes: int | None, no_cache: bool, quiet: bool, password: str | None,
@@ -167,6 +169,7 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
       buildds jbe --years 2015-2024 --raw ../shared/jbe/pdf --out build/jbe
       buildds jbe --years 2019 --raw data_raw/jbe --strict
       buildds jbe --years 2015-2024 --as-of 2026-01-01 --law-store data_raw/laws/store
+      buildds jbe --years 2024 --raw scans --ocr-dpi 400 --ocr-psm 4 --ocr-flag-below 85
     """
     from buildds.jobs.jbe import build_jbe
 
@@ -184,7 +187,7 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
                            processes=processes, use_cache=not no_cache, progress=not quiet,
                            password=password, xml_only=xml_only, corrections=corrections,
                            seed=seed, balance=balance, replace=replace, max_pages=max_pages,
-                           as_of=as_of_options)
+                           as_of=as_of_options, ocr=ocr_settings(ctx))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

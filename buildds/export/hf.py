@@ -111,6 +111,8 @@ FIELD_DOCS = {
     "sha256": "sha256 of that booklet",
     "page": "page of the booklet the statement is on",
     "corrections": "ids of the manual corrections applied to this item",
+    "ocr_confidence": ("statement read by OCR: tesseract's mean word confidence over it "
+                       "(0-100); null for a statement from a PDF text layer"),
     "is_fewshot": "true for the four few-shot exemplars: leave them out of scoring",
     **AS_OF_FIELD_DOCS,
 }
@@ -213,6 +215,7 @@ def jbe_features(*, status: bool = False) -> datasets.Features:
         "sha256": Value("string"),
         "page": Value("int32"),
         "corrections": Sequence_(Value("string")),
+        "ocr_confidence": Value("float64"),
         "is_fewshot": Value("bool"),
         **(as_of_features(datasets) if status else {}),
     })
@@ -291,6 +294,7 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "seed_title": SEED_TITLE,
         "version": __version__,
         "n_items": n,
+        "n_ocr": sum(1 for it in items if it.ocr_confidence is not None),
         "n_scored": n - len(fewshot_ids),
         "labels": label_counts(items),
         "subjects": subject_rows,

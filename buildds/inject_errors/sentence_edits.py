@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 
 from buildds.inject_errors.base import SkipInjection
-from buildds.inject_errors.corpus_prior import prior_weight
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, nice_amount
+from buildds.inject_errors.corpus_prior import prior_weight
 from buildds.schema.judgments import Judgment, SpanEdit
 
 __all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single_charge",

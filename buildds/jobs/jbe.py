@@ -33,6 +33,8 @@ from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.extract.jbe.raw import FIRST_YEAR, ExamFiles, discover_exam_files
 from buildds.jobs.jbe_checks import check_not_dropping, refuse_copies, years_text
+from buildds.jobs.jbe_headers import check_printed_pair, read_headers, titles
+from buildds.jobs.jbe_ocr import DEFAULT_OCR, OcrSettings, repair_booklet, statement_confidences
 from buildds.jobs.jbe_report import JbeReport, render_markdown
 from buildds.pipeline import (
     Cache,
@@ -52,13 +54,11 @@ from buildds.schema.jbe_build import (
     JbeReject,
     PairCounts,
     PrintedPair,
-    PrintedTitles,
 )
 from buildds.staging import OutputStaging, clean_stale_staging
 from buildds.text import era_fullwidth
 
 if TYPE_CHECKING:
-    from buildds.extract.jbe.header import PrintedHeader
     from buildds.jobs.jbe_dataset import AsOfOptions
 
 __all__ = ["JbeReport", "PairTask", "build_jbe", "build_pair", "code_version", "jbe_rejects"]
@@ -88,6 +88,7 @@ class PairTask:
     password: str | None = None
     #: --max-pages: a longer PDF fails (not cached, so not part of the cache key either)
     max_pages: int = LIMITS["pages"].default
+    ocr: OcrSettings = DEFAULT_OCR  # --ocr-lang, --ocr-dpi, --ocr-psm
 
 
 def build_pair(task: PairTask) -> JbePairResult:
@@ -99,10 +100,11 @@ def build_pair(task: PairTask) -> JbePairResult:
     try:
         doc, key_doc = _extract_pair(task)
         # Both files must be what their path says before anything is paired.
-        headers = _read_headers(doc, key_doc)
+        headers = read_headers(doc, key_doc)
         result = result.model_copy(update={"printed": PrintedPair(
-            booklet=_titles(headers[0]), key=_titles(headers[1]))})
-        problems += _check_printed(task, *headers)
+            booklet=titles(headers[0]), key=titles(headers[1]))})
+        problems += check_printed_pair(task.year, task.subject,
+                                       (task.mondai_name, task.seito_name), *headers)
         if not any(p.code == "header-mismatch" for p in problems):
             result = _build_xml(task, doc, key_doc, result, problems)
     except BuildError as exc:
@@ -123,35 +125,12 @@ def _extract_pair(task: PairTask) -> tuple[PdfDocument, PdfDocument]:
     """The booklet's lines and the key's lines and words."""
     from buildds.extract.pdf.lines import extract_pdf
 
+    ocr = task.ocr.extract_kwargs()
     doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
-                      max_pages=task.max_pages, columns=True)
+                      max_pages=task.max_pages, columns=True, **ocr)
     key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
-                          password=task.password, max_pages=task.max_pages)
+                          password=task.password, max_pages=task.max_pages, **ocr)
     return doc, key_doc
-
-
-def _titles(header: PrintedHeader) -> PrintedTitles:
-    return PrintedTitles(subjects=header.subjects, years=header.years, page=header.page,
-                         text=header.text)
-
-
-def _read_headers(doc: PdfDocument,
-                  key_doc: PdfDocument) -> tuple[PrintedHeader, PrintedHeader]:
-    """What the booklet and the key print about themselves (subject, year)."""
-    from buildds.extract.jbe.header import read_booklet_header, read_key_header
-
-    return read_booklet_header(doc), read_key_header(key_doc)
-
-
-def _check_printed(task: PairTask, booklet: PrintedHeader, key: PrintedHeader) -> list[Problem]:
-    """Each file's printed subject and year against its path (and its partner's)."""
-    from buildds.extract.jbe.header import check_printed
-
-    subject = SUBJECTS[task.subject]
-    return [*check_printed(booklet, kind="booklet", source=task.mondai_name, year=task.year,
-                           subject=subject, other=key),
-            *check_printed(key, kind="key", source=task.seito_name, year=task.year,
-                           subject=subject, other=booklet)]
 
 
 def _build_xml(task: PairTask, doc: PdfDocument, key_doc: PdfDocument, result: JbePairResult,
@@ -165,6 +144,7 @@ def _build_xml(task: PairTask, doc: PdfDocument, key_doc: PdfDocument, result: J
     from buildds.text import era_of
 
     subject = SUBJECTS[task.subject]
+    doc, repairs = repair_booklet(doc)  # OCR'd lines: labels, headers, markers
     booklet = parse_booklet(doc, year=task.year, era=era_of(task.year), subject=subject)
     problems.extend(booklet.problems)
     key = parse_answer_key(key_doc, year=task.year, subject=task.subject)
@@ -185,6 +165,7 @@ def _build_xml(task: PairTask, doc: PdfDocument, key_doc: PdfDocument, result: J
         statements=sum(len(q.statements) for q in booklet.questions),
         options=sum(len(q.options) for q in booklet.questions),
         ocr_confidence_pct=round(sum(conf) / len(conf)) if ocr_pages else None,
+        ocr_repairs=len(repairs) if ocr_pages else None,
     )
     return result.model_copy(update={
         "status": "ok",
@@ -195,6 +176,7 @@ def _build_xml(task: PairTask, doc: PdfDocument, key_doc: PdfDocument, result: J
         "key_answers": sha256_bytes(canonical_json(
             [[s.no, s.answer] for s in key.slots]).encode("utf-8")),
         "counts": counts,
+        "ocr_statements": statement_confidences(doc, booklet) if ocr_pages else None,
     })
 
 
@@ -204,7 +186,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
               corrections: Path | None = None, seed: int = 0,
               balance: tuple[float, float] = (0.25, 0.75),
               max_pages: int = LIMITS["pages"].default, replace: bool = False,
-              as_of: AsOfOptions | None = None) -> JbeReport:
+              as_of: AsOfOptions | None = None, ocr: OcrSettings = DEFAULT_OCR) -> JbeReport:
     """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
     ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
     validation and export. ``password`` opens encrypted PDFs (tried on every file); a PDF
@@ -214,7 +196,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     key disagrees with the booklet (slots, 配点), or when a file or a key's answers are
     another pair's. Raises :class:`BuildError` when the dataset in ``out`` holds years or
     subjects this run does not build, unless ``replace``. ``as_of``: built as of a date
-    (:mod:`buildds.jobs.jbe_as_of`); its store is checked before anything is written."""
+    (:mod:`buildds.jobs.jbe_as_of`); its store is checked before anything is written.
+    ``ocr``: OCR settings and flag (:class:`~buildds.jobs.jbe_ocr.OcrSettings`)."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     if as_of is not None and not xml_only:
@@ -228,7 +211,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
         check_not_dropping(out, years, subjects or list(SUBJECTS))
     cache = Cache(out / ".cache", enabled=use_cache)
     version = report.code_version
-    tasks, shas = _plan(entries, report, version, password=password, max_pages=max_pages)
+    tasks, shas = _plan(entries, report, version, password=password, max_pages=max_pages,
+                        ocr=ocr)
     report.pairs = refuse_copies(_run_pairs(tasks, cache, report, processes=processes,
                                             progress=progress), shas)
     staging = OutputStaging(out)  # every output below is swapped in at once, at the end
@@ -246,7 +230,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
             provenance["options"]["as_of"] = as_of.day.isoformat()
         report.dataset = build_jbe_dataset(
             report.pairs, out, corrections=load_corrections(corrections), cache=cache,
-            seed=seed, balance=balance, provenance=provenance, staging=staging, as_of=as_of)
+            seed=seed, balance=balance, provenance=provenance, staging=staging, as_of=as_of,
+            ocr=ocr)
     _write_outputs(report, out, staging)
     report.seconds = time.perf_counter() - started
     return report
@@ -280,7 +265,8 @@ def _check_found(entries: list[ExamFiles], years: list[int], raw: Path) -> None:
 
 
 def _plan(entries: list[ExamFiles], report: JbeReport, version: str, *,
-          password: str | None, max_pages: int) -> tuple[list[tuple[PairTask, str]],
+          password: str | None, max_pages: int,
+          ocr: OcrSettings) -> tuple[list[tuple[PairTask, str]],
                                                           dict[str, str]]:
     """A task and its cache key per complete pair, and every file's sha256 by name; an
     incomplete or failing pair goes to ``report.missing``."""
@@ -293,11 +279,12 @@ def _plan(entries: list[ExamFiles], report: JbeReport, version: str, *,
             continue
         task = PairTask(e.year, e.subject, str(e.mondai), str(e.seito),
                         e.mondai_name or "", e.seito_name or "", password,
-                        max_pages=max_pages)
+                        max_pages=max_pages, ocr=ocr)
         shas += [(task.mondai_name, sha256_file(e.mondai)),
                  (task.seito_name, sha256_file(e.seito))]
         key = cache_key(STAGE, version, [shas[-2][1], shas[-1][1]],
-                        {"mondai": task.mondai_name, "seito": task.seito_name})
+                        {"mondai": task.mondai_name, "seito": task.seito_name,
+                         **ocr.cache_options()})
         tasks.append((task, key))
     return tasks, dict(shas)
 

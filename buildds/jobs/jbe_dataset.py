@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.code_version import code_files
+from buildds.jobs.jbe_ocr import DEFAULT_OCR, OcrSettings, attach_ocr_confidence, low_confidence
 from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
@@ -83,6 +84,9 @@ class DatasetOutcome:
     fewshot_ids: tuple[str, ...] = ()
     #: what an as-of build used and decided (None in a default build)
     as_of: JbeAsOf | None = None
+    #: OCR'd items with a low confidence (buildds.jobs.jbe_ocr.low_confidence); None
+    #: without OCR'd booklets
+    ocr_flagged: list[dict[str, Any]] | None = None
 
     @property
     def validation_errors(self) -> int:
@@ -103,6 +107,8 @@ class DatasetOutcome:
         }
         if self.as_of is not None:  # a default build's report keeps its keys
             data["as_of"] = self.as_of.to_json()
+        if self.ocr_flagged is not None:
+            data["ocr_low_confidence"] = self.ocr_flagged
         return data
 
 
@@ -136,7 +142,8 @@ def _booklet_items(pair: JbePairResult, corrections: list[Correction],
 def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: list[Correction],
                       cache: Cache, seed: int, balance: tuple[float, float],
                       provenance: dict[str, Any], staging: OutputStaging,
-                      as_of: AsOfOptions | None = None) -> DatasetOutcome:
+                      as_of: AsOfOptions | None = None,
+                      ocr: OcrSettings = DEFAULT_OCR) -> DatasetOutcome:
     """Items of every built booklet, then (with ``as_of``) their statuses, then (unless
     unchanged) validation and export — into the run's ``staging``, swapped in with the run's
     other outputs."""
@@ -147,12 +154,15 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         value, cached = _booklet_items(pair, corrections, cache)
         outcome.booklets_cached += cached
         outcome.booklets_built += not cached
-        outcome.items.extend(value.items)
+        outcome.items.extend(attach_ocr_confidence(value.items, pair.ocr_statements))
         outcome.exclusions.extend(value.exclusions)
         outcome.stale.extend(value.stale)
         outcome.applied += value.applied
     if as_of is not None and outcome.items:
         _settle_as_of(outcome, as_of, corrections, cache)
+    ocr_conf = {p.booklet: p.ocr_statements for p in pairs if p.ocr_statements}
+    if ocr_conf:
+        outcome.ocr_flagged = low_confidence(outcome.items, ocr_conf, ocr)
 
     fields: dict[str, Any] = {
         "items": [i.model_dump(mode="json") for i in outcome.items],

@@ -248,4 +248,7 @@ def render_markdown(report: JbeReport) -> str:
     out += _pairs_section(report)
     if report.dataset is not None:
         out += _dataset_section(report.dataset)
+        if report.dataset.ocr_flagged is not None:
+            from buildds.jobs.jbe_ocr import ocr_flag_section
+            out += ocr_flag_section(report.dataset.items, report.dataset.ocr_flagged)
     return "\n".join(out).rstrip() + "\n"

@@ -91,6 +91,9 @@ class PdfLine(Frozen):
     #: the column the line stands in, 0 for the leftmost (multi-column pages only:
     #: ``extract_pdf(columns=True)``, :mod:`buildds.extract.pdf.columns`)
     column: int = 0
+    #: OCR lines only: mean and least tesseract word confidence (0-100) of the line's words
+    confidence: float | None = None
+    min_confidence: float | None = None
 
 
 class PdfWord(Frozen):
@@ -256,6 +259,9 @@ class JbeItem(Frozen):
     page: int
     #: ids of the corrections applied to this item, in order
     corrections: tuple[str, ...] = ()
+    #: the statement came from OCR: tesseract's mean word confidence over it (0-100);
+    #: None for a statement from a text layer
+    ocr_confidence: float | None = None
 
 
 class JbeExclusion(Frozen):

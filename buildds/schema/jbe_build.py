@@ -83,11 +83,15 @@ class PairCounts(Frozen):
     options: int
     #: mean OCR confidence of the OCR pages, rounded; absent without OCR pages
     ocr_confidence_pct: int | None = None
+    #: OCR lines whose structure was repaired (buildds.extract.jbe.ocr_repair); absent
+    #: without OCR pages
+    ocr_repairs: int | None = None
 
     def to_json(self) -> dict[str, int]:
         data = self.model_dump()
-        if self.ocr_confidence_pct is None:
-            del data["ocr_confidence_pct"]
+        for name in ("ocr_confidence_pct", "ocr_repairs"):
+            if data[name] is None:
+                del data[name]
         return data
 
 
@@ -111,6 +115,9 @@ class JbePairResult(Frozen):
     booklet_sha256: str | None = None
     key_sha256: str | None = None
     key_answers: str | None = None
+    #: OCR'd booklets: tesseract's (mean, least) word confidence per statement, keyed
+    #: ``"<question>-<statement index>"`` (buildds.extract.jbe.ocr_confidence)
+    ocr_statements: dict[str, tuple[float, float]] | None = None
 
     @property
     def failed(self) -> bool:
@@ -134,6 +141,8 @@ class JbePairResult(Frozen):
         for name in ("booklet_sha256", "key_sha256", "key_answers"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if xml and self.ocr_statements is not None:  # the cache entry only
+            data["ocr_statements"] = {k: list(v) for k, v in self.ocr_statements.items()}
         if not xml:
             del data["xml"]
         return data

@@ -127,6 +127,22 @@ class JbeItemsModel(pa.DataFrameModel):
     def _non_empty_text(cls, s: pd.Series) -> pd.Series:
         return _non_blank(s)
 
+    @pa.dataframe_check(name="ocr_confidence_0_100")
+    def _ocr_confidence(cls, df: pd.DataFrame) -> pd.Series:
+        """``ocr_confidence`` (optional column): null for text-layer items, else a number
+        0–100. Checked here, not as a typed column: a frame of text-layer items has it as
+        an all-None object column, one of OCR'd items as float64."""
+        if "ocr_confidence" not in df.columns:
+            return pd.Series(True, index=df.index, dtype=bool)
+
+        def ok(v: Any) -> bool:
+            if v is None or (isinstance(v, float) and np.isnan(v)):
+                return True
+            return (isinstance(v, (int, float, np.integer, np.floating))
+                    and not isinstance(v, bool) and 0 <= float(v) <= 100)
+
+        return df["ocr_confidence"].map(ok).astype(bool)
+
     @pa.check("corrections", name="list_of_strings")
     def _list_of_strings(cls, s: pd.Series) -> pd.Series:
         def ok(v: Any) -> bool:

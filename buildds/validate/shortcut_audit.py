@@ -49,9 +49,16 @@ if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["CLASSIFIER_LIFT_MAX", "RULE_LIFT_MAX", "RULE_MIN_HITS", "RULE_MIN_UNTOUCHED", "TWINS",
-           "THRESHOLDS",
-           "audit_rows", "charge_articles"]
+__all__ = [
+    "CLASSIFIER_LIFT_MAX",
+    "RULE_LIFT_MAX",
+    "RULE_MIN_HITS",
+    "RULE_MIN_UNTOUCHED",
+    "THRESHOLDS",
+    "TWINS",
+    "audit_rows",
+    "charge_articles",
+]
 
 #: a rule fails when its injected rate − untouched rate exceeds this (5 points) …
 RULE_LIFT_MAX = 0.05

@@ -1,7 +1,9 @@
 """The image-only booklets in ../shared/jbe/scanned go through OCR inside ``buildds jbe`` and
-come out as the same questions as their text-layer originals.
+come out as the same questions and the same items as their text-layer originals: every item
+id and label identical, the statements' character accuracy at least 99 % after the
+structure repair (buildds.extract.jbe.ocr_repair), every item carrying ``ocr_confidence``.
 
-Slow (OCR of 28 pages, about a minute and a half on two cores), so it runs once for both.
+Slow (OCR of 28 pages, a few minutes on two busy cores), so it runs once for both.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from buildds.extract.ocr import char_accuracy
 from buildds.extract.pdf.lines import extract_pdf
 from buildds.jobs.jbe import build_jbe
 from buildds.schema import SUBJECTS
+from buildds.transform.jbe_ocr_accuracy import compare_items
 from tests.conftest import shared_path
+from tests.extract.ocr.drawn import needs_tesseract
 
 SCANS = {(2024, "minpo"): "2024-minpo-mondai-scan.pdf", (2019, "kenpo"): "2019-kenpo-mondai-scan.pdf"}
 
@@ -30,6 +34,7 @@ def shape(questions):
 
 @pytest.mark.ocr
 @pytest.mark.shared
+@needs_tesseract
 def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
     pdf_dir = shared_path("jbe", "pdf")
     scan_dir = shared_path("jbe", "scanned")
@@ -42,7 +47,9 @@ def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
                         raw / str(year) / f"{subject}-seito.pdf")
     out = tmp_path / "out"
     report = build_jbe(years=[2019, 2024], raw=raw, out=out, subjects=["kenpo", "minpo"],
-                       xml_only=True, progress=False)
+                       progress=False, replace=True)
+    text = build_jbe(years=[2019, 2024], raw=pdf_dir, out=tmp_path / "text",
+                     subjects=["kenpo", "minpo"], progress=False)
     built = {(p.year, p.subject): p for p in report.pairs}
     assert set(built) == set(SCANS), report.summary_line()
     for (year, subject), pair in built.items():
@@ -59,7 +66,8 @@ def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
         # question numbers, answer slots and slot modes: all identical
         assert [g[:3] for g in got] == [w[:3] for w in want]
         same = sum(g == w for g, w in zip(got, want))
-        assert same >= 0.85 * len(want), [(g, w) for g, w in zip(got, want) if g != w]
+        # and every question's statement labels too (after the OCR repair)
+        assert same == len(want), [(g, w) for g, w in zip(got, want) if g != w]
         # character accuracy of the statements against the text layer
         ocr_text = "".join(s.text for q in booklet.questions for s in q.statements)
         ref_text = "".join(s.text for q in reference.questions for s in q.statements)
@@ -70,3 +78,19 @@ def test_scanned_booklets_parse_to_the_same_questions(tmp_path: Path) -> None:
         assert accuracy >= 0.95
     data = json.loads((out / "report.json").read_text("utf-8"))
     assert data["totals"]["failed"] == 0
+    # items: the same ids, the same labels, the text within 1 % of the text layer's
+    assert report.dataset is not None and text.dataset is not None
+    scanned = {f"{year}/{subject}-mondai.pdf" for year, subject in SCANS}
+    acc = compare_items(report.dataset.items,
+                        [it for it in text.dataset.items if it.source in scanned])
+    summary = acc.summary()
+    print(summary)
+    assert summary["missing"] == summary["extra"] == 0, summary
+    assert summary["labels_identical"] == summary["reference_items"] == 246
+    assert summary["identical_questions"] == summary["reference_questions"]
+    assert acc.overall >= 0.99, summary
+    assert all(it.ocr_confidence is not None for it in report.dataset.items)
+    assert all(it.ocr_confidence is None for it in text.dataset.items)
+    flagged = data["dataset"]["ocr_low_confidence"]
+    assert flagged and {f["id"] for f in flagged} <= {it.id for it in report.dataset.items}
+    assert "## OCR confidence" in (out / "report.md").read_text("utf-8")

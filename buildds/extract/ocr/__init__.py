@@ -10,7 +10,10 @@ Engine: tesseract (through pytesseract), Japanese model ``jpn`` by default. Ever
    (a pure black-on-white image);
 3. read by tesseract with ``--psm 6`` (one uniform block of text), ``image_to_data`` giving
    words with boxes and confidences, which are grouped into lines by
-   (block_num, par_num, line_num);
+   (block_num, par_num, line_num); for Japanese, a glyph read twice (``エエ`` in one glyph's
+   width, or ``有`` ``有`` in two half-width boxes) is read once
+   (:func:`~buildds.extract.ocr.tesseract_lines.merge_split_glyphs`), and every line keeps the
+   mean and the least confidence of its words (``PdfLine.confidence``/``min_confidence``);
 4. tidied for Japanese (:func:`tidy_japanese`): no spaces between Japanese characters, ASCII
    punctuation and single digits in Japanese context turned full-width (``ア.`` → ``ア．``,
    ``(配点 : 2)`` → ``（配点：２）``, ``[No. 1 ]`` → ``［No.１］``), as typeset Japanese prints them.

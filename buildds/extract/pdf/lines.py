@@ -257,16 +257,10 @@ def split_furniture(
 
 
 def extract_pdf(
-    path: str | Path,
-    *,
-    source_path: str | None = None,
-    words: bool = False,
-    password: str | None = None,
-    ocr: OcrMode = "auto",
-    ocr_lang: str = "jpn",
-    ocr_processes: int | None = None,
-    max_pages: int | None = MAX_PAGES,
-    columns: bool = False,
+    path: str | Path, *, source_path: str | None = None, words: bool = False,
+    password: str | None = None, ocr: OcrMode = "auto", ocr_lang: str = "jpn",
+    ocr_processes: int | None = None, max_pages: int | None = MAX_PAGES,
+    columns: bool = False, ocr_dpi: int | None = None, ocr_psm: int | None = None,
 ) -> PdfDocument:
     """Read a PDF into a :class:`PdfDocument`.
 
@@ -276,7 +270,8 @@ def extract_pdf(
     ``"always"`` OCRs every page. A PDF of more than ``max_pages`` pages (``None``: no
     limit) raises :class:`LimitExceeded` naming ``--max-pages``. ``columns=True`` reads a
     multi-column page column by column (:mod:`buildds.extract.pdf.columns`); a one-column
-    page is read as without it.
+    page is read as without it. ``ocr_lang``, ``ocr_dpi`` and ``ocr_psm`` (``None``: the OCR
+    package's defaults) go to tesseract.
     """
     path = Path(path)
     name = source_path or str(path)
@@ -308,11 +303,13 @@ def extract_pdf(
 
     confidences: dict[int, float] = {}
     if needs_ocr:
+        from buildds.extract.ocr.job import DEFAULT_DPI, DEFAULT_PSM
         from buildds.extract.pdf.ocr_pages import ocr_pdf_pages
 
         for number, ocr_page in ocr_pdf_pages(
             path, needs_ocr, lang=ocr_lang, processes=ocr_processes, password=password,
-            source_path=name,
+            source_path=name, dpi=DEFAULT_DPI if ocr_dpi is None else ocr_dpi,
+            psm=DEFAULT_PSM if ocr_psm is None else ocr_psm,
         ).items():
             raw_pages[number - 1] = list(ocr_page.lines)
             confidences[number] = ocr_page.confidence
