@@ -42,6 +42,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.export.rikai_docs import split_layout
 from buildds.schema.contracts import ClassificationItem, ClauseRow, RevisionItem
 from buildds.staging import OutputStaging
 from buildds.transform.rikai import SPLITS
@@ -177,6 +178,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "code_version": str(provenance.get("code_version") or __version__),
             "inputs": export_inputs(provenance),
             "options": json_block(provenance.get("options", {})),
+            "split_layout": split_layout(provenance.get("options", {}), task),
         }
         return render_card(context, CARD_TEMPLATE)
 

@@ -118,6 +118,8 @@ class ContractDocument(Frozen):
     ocr_confidence: float | None = None
     #: OCR confidence per OCR'd page (page number → 0-100)
     ocr_page_confidence: dict[int, float] = Field(default_factory=dict)
+    #: the tesseract language each OCR'd page was read with (chosen per page with ``auto``)
+    ocr_page_lang: dict[int, str] = Field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
     @property
@@ -287,6 +289,9 @@ class ContractFileEntry(Frozen):
     changed_clauses: int = 0
     comments: int = 0
     ocr_confidence: float | None = None
+    #: per OCR'd page: its confidence and the language it was read with
+    ocr_page_confidence: dict[int, float] = Field(default_factory=dict)
+    ocr_page_lang: dict[int, str] = Field(default_factory=dict)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -300,5 +305,6 @@ class ContractFileEntry(Frozen):
             "clauses": self.clauses, "articles": self.articles, "revisions": self.revisions,
             "changed_clauses": self.changed_clauses, "comments": self.comments,
             "ocr_confidence": self.ocr_confidence, "seconds": self.seconds,
+            "ocr_page_confidence": self.ocr_page_confidence, "ocr_page_lang": self.ocr_page_lang,
             "problems": problems,
         }

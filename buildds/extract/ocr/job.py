@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from buildds.extract.ocr.dependencies import check_tesseract
+from buildds.extract.ocr.dependencies import AUTO_LANG, check_tesseract
 from buildds.safeio import LIMITS
 from buildds.schema import PdfLine
 
@@ -60,6 +60,8 @@ class OcrPage:
     rotation: int = 0
     #: the page was blank (nothing drawn, or a render of one grey level): not given to tesseract
     blank: bool = False
+    #: the language tesseract read the page with (chosen per page when the job's is ``auto``)
+    lang: str | None = None
 
     @property
     def text(self) -> str:
@@ -92,6 +94,8 @@ class OcrJob:
     osd_available: bool
     source: str
     timeout: int = 0
+    #: for ``lang="auto"``: the installed languages a page may be read with
+    candidates: tuple[str, ...] = ()
 
 
 def make_job(
@@ -106,7 +110,9 @@ def make_job(
             RuntimeWarning,
             stacklevel=3,
         )
+    candidates = tuple(c for c in ("jpn", "chi_tra", "eng") if c in installed)
     return OcrJob(
+        candidates=candidates if lang == AUTO_LANG else (),
         lang=lang,
         psm=psm,
         dpi=float(dpi),

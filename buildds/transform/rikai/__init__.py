@@ -13,7 +13,9 @@
   :class:`~buildds.schema.contracts.RevisionItem`) together with every problem (unknown
   label, clause without labels, annotation without a clause, incomplete revision row):
   nothing is dropped silently;
-* :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded.
+* :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded;
+  :func:`split_like` lays them out as a published dataset does (``legalrikai``: revision
+  378/8, see :mod:`.splits`).
 
 A ``document_id`` is the input file's stem (``業務委託契約書``); when two inputs share a stem
 (the .docx and the .pdf of one contract) each gets its full file name instead. Annotations
@@ -35,11 +37,12 @@ from buildds.transform.rikai.items import (
     label_frequencies,
     revision_items,
 )
-from buildds.transform.rikai.splits import SPLITS, split_items
+from buildds.transform.rikai.splits import SPLIT_PRESETS, SPLITS, split_items, split_like
 
 __all__ = [
     "LABELLED_KINDS",
     "SPLITS",
+    "SPLIT_PRESETS",
     "Annotation",
     "ItemProblem",
     "ItemsResult",
@@ -51,5 +54,6 @@ __all__ = [
     "load_annotations",
     "revision_items",
     "split_items",
+    "split_like",
     "view_blocks",
 ]
