@@ -176,7 +176,8 @@ class ClauseRow:
     id: str
     #: the input file's name
     source: str
-    #: the file's stem, or its name / relative path when two inputs share the stem
+    #: ``<stem>-<8 hex>`` from the relative path and the file's sha256
+    #: (:func:`buildds.transform.rikai.identity.document_id`)
     document_id: str
     kind: ClauseKind
     number: int | None
@@ -195,6 +196,15 @@ class ClauseRow:
     block_end: int
     #: sha256 of the input file
     sha256: str
+    #: the input file's path relative to the inputs' common folder
+    path: str = ""
+    #: the clause's character span in the document's text (the body blocks of the view,
+    #: normalised, one per line: :func:`buildds.transform.clauses.document_text`)
+    char_start: int | None = None
+    char_end: int | None = None
+    #: the clause's items (号) and each one's ``[start, end)`` in the same text (None: not found)
+    items: tuple[str, ...] = ()
+    item_spans: tuple[tuple[int, int] | None, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The row as ``clauses.jsonl`` and the ``clauses`` export hold it."""
@@ -205,7 +215,10 @@ class ClauseRow:
             "changed": self.changed, "original_text": self.original_text,
             "accepted_text": self.accepted_text, "page": self.page,
             "block_start": self.block_start, "block_end": self.block_end,
-            "sha256": self.sha256,
+            "sha256": self.sha256, "path": self.path, "char_start": self.char_start,
+            "char_end": self.char_end, "items": list(self.items),
+            "item_starts": [s[0] if s else None for s in self.item_spans],
+            "item_ends": [s[1] if s else None for s in self.item_spans],
         }
 
 
@@ -258,7 +271,9 @@ class RevisionItem(RikaiItem):
 class ItemProblem:
     """Why an annotation or a clause did not become (all of) an item."""
 
-    reason: str  # unknown-label | unlabelled-clause | unmatched-annotation | incomplete-annotation
+    #: unknown-label | unlabelled-clause | unmatched-annotation | incomplete-annotation |
+    #: ambiguous-document (the annotation's document name matches two files)
+    reason: str
     message: str
     source: str | None = None
     id: str | None = None
