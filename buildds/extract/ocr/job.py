@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from buildds.extract.ocr.dependencies import AUTO_LANG, check_tesseract
+from buildds.extract.ocr.language import auto_candidates
 from buildds.safeio import LIMITS
 from buildds.schema import PdfLine
 
@@ -110,7 +111,7 @@ def make_job(
             RuntimeWarning,
             stacklevel=3,
         )
-    candidates = tuple(c for c in ("jpn", "chi_tra", "eng") if c in installed)
+    candidates = auto_candidates(installed)
     return OcrJob(
         candidates=candidates if lang == AUTO_LANG else (),
         lang=lang,
