@@ -79,8 +79,8 @@ def ocr_one_image(args: tuple[OcrJob, int, Any]) -> OcrPage:
         return blank_page(page)
     try:
         clean = binarise(image)
-        job = _page_job(clean, job)
-        result = _read(clean, job, page)
+        page_job = _page_job(clean, job)
+        result = _read(clean, page_job, page)
         if (
             job.detect_orientation
             and job.osd_available
@@ -90,7 +90,10 @@ def ocr_one_image(args: tuple[OcrJob, int, Any]) -> OcrPage:
             rotate = _osd_rotation(clean, job)
             if rotate:
                 # PIL rotates counter-clockwise; OSD's "rotate" is clockwise
-                turned = _read(clean.rotate(-rotate, expand=True, fillcolor=255), job, page, rotate)
+                upright = clean.rotate(-rotate, expand=True, fillcolor=255)
+                # with ``auto`` the language is chosen again on the upright page: the probe
+                # of a turned page reads nothing it can tell a script from
+                turned = _read(upright, _page_job(upright, job), page, rotate)
                 if turned.confidence > result.confidence:
                     result = turned
         return result

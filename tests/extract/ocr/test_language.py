@@ -109,3 +109,12 @@ def test_contract_scan_languages_per_page_in_document_and_report(tmp_path: Path)
     assert set(entry["ocr_page_confidence"]) == {"1", "2"}
     report = (out / "report.md").read_text("utf-8")
     assert "## OCR pages" in report and "| mixed.pdf | 2 | eng |" in report
+
+
+@pytest.mark.ocr
+@needs_tesseract
+@needs_font
+def test_upside_down_page_gets_its_language_once_turned() -> None:
+    turned = ocr_pil_image(page(JA_LINES).rotate(180), lang="auto", dpi=DPI, source="ja")
+    assert turned.rotation == 180 and turned.lang == "jpn"
+    assert "再委託" in turned.text
