@@ -324,10 +324,10 @@ def build_contracts(
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
     ``labels`` is a label inventory file (one label a line; default: every label in the
-    annotations). ``split_like`` names a published split layout (``legalrikai``,
-    :func:`~buildds.transform.rikai.split_like`) used instead of ``eval_share``;
-    ``ocr_lang`` is ``auto`` (chosen per page) or a tesseract language. A document of more than ``max_pages`` pages or image frames (default: the
-    ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
+    annotations); ``split_like`` a published split layout used instead of ``eval_share``
+    (:func:`~buildds.transform.rikai.split_like`); ``ocr_lang`` ``auto`` (chosen per page) or
+    a tesseract language. A document of more than ``max_pages`` pages or image frames
+    (default: the ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
