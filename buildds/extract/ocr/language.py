@@ -17,8 +17,9 @@ How (:func:`choose_language`, in the OCR worker, on the cleaned page):
    :data:`KANA_SHARE` kana among the CJK characters → ``jpn`` (``jpn+eng`` when Latin letters
    are as many as the CJK ones: a mixed page); CJK with fewer kana (Chinese, or a Japanese
    page of names and addresses), or a Japanese-looking probe read below
-   :data:`UNSURE_BELOW` → the probe is read again with ``chi_tra`` and the language with the
-   better mean word confidence kept;
+   :data:`UNSURE_BELOW` with fewer than :data:`SURE_KANA_SHARE` kana (a seal-covered Chinese
+   page read with ``jpn`` shows spurious kana) → the probe is read again with ``chi_tra`` and
+   the language with the better mean word confidence kept;
 3. too little text on the probe (under :data:`MIN_PROBE_CHARS` letters) → the fallback
    ``jpn+eng`` (it reads both scripts).
 
@@ -43,10 +44,12 @@ __all__ = [
     "KANA_SHARE",
     "MIN_PROBE_CHARS",
     "PROBE_DPI",
+    "SURE_KANA_SHARE",
     "UNSURE_BELOW",
     "LanguageChoice",
     "auto_candidates",
     "choose_language",
+    "kana_share",
     "script_of",
 ]
 
@@ -60,6 +63,9 @@ MIN_PROBE_CHARS = 20
 #: a page that looks Japanese but whose probe reads below this is also probed with chi_tra
 #: (Chinese read with ``jpn`` can show many spurious kana, at low confidence)
 UNSURE_BELOW = 70.0
+#: kana among the CJK characters at or above which a page is Japanese however low its probe
+#: reads (a poor Japanese form shows 50–80 %; Chinese seal pages read with ``jpn`` up to 45 %)
+SURE_KANA_SHARE = 0.6
 #: what a page is read with when the probe cannot tell
 FALLBACK_LANG = "jpn+eng"
 
@@ -82,6 +88,13 @@ def auto_candidates(installed: Iterable[str]) -> tuple[str, ...]:
     """The languages ``auto`` may choose among, of those installed (``jpn`` first)."""
     have = set(installed)
     return tuple(lang for lang in ("jpn", "chi_tra", "eng") if lang in have)
+
+
+def kana_share(text: str) -> float:
+    """Kana among the CJK characters of ``text`` (0 when it has none)."""
+    kana = len(_KANA.findall(text))
+    cjk = kana + len(_HAN.findall(text))
+    return kana / cjk if cjk else 0.0
 
 
 def script_of(text: str) -> tuple[str, int]:
@@ -134,7 +147,8 @@ def choose_language(clean: Any, dpi: float, candidates: tuple[str, ...], timeout
     script, _ = script_of(text)
     if script == "latin":
         return LanguageChoice("eng" if "eng" in candidates else "jpn", script, conf)
-    if script == "japanese" and (conf >= UNSURE_BELOW or "chi_tra" not in candidates):
+    sure = conf >= UNSURE_BELOW or kana_share(text) >= SURE_KANA_SHARE
+    if script == "japanese" and (sure or "chi_tra" not in candidates):
         return LanguageChoice("jpn", script, conf)
     if script == "mixed":
         return LanguageChoice("jpn+eng" if "eng" in candidates else "jpn", script, conf)

@@ -5,7 +5,8 @@ scanner would: ``jp_decrypt-pdf/契約書.pdf`` (6 articles, ``第１条`` full-
 200 dpi, slightly blurred and saved as JPEG quality 60 into an image-only PDF. Read with
 ``jpn+eng`` its ``第５条`` comes out as ``BOR`` and article 5 falls into article 4 — the
 issue's "Bis" — while ``auto`` chooses ``jpn`` and finds all six. The Taiwanese scan is
-read as ``chi_tra`` and a CUAD page rendered to an image as ``eng``.
+read as ``chi_tra``, a CUAD page rendered to an image as ``eng``, and two Japanese images
+(a poor form, a clean page) as ``jpn``.
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ def test_english_page_image_is_read_in_eng(tmp_path: Path) -> None:
     assert doc.ocr_page_lang == {1: "eng"}
     assert "Master Service Agreement" in " ".join(b.text for b in doc.blocks).title() or \
         "MASTER SERVICE" in " ".join(b.text for b in doc.blocks).upper()
+
+
+@pytest.mark.parametrize("rel", ["jp_hanbai-keiyakusho/sales-contract-template.jpg",
+                                 "jp_yomitoku-images/demo.jpg"])
+def test_japanese_images_are_read_in_jpn(rel: str) -> None:
+    """A poor scan of a Japanese form (probe confidence ~20, but 78 % kana) and a clean page."""
+    doc = read_document(shared_path("realdata", "contracts", *rel.split("/")), processes=1)
+    assert doc.ocr_page_lang == {1: "jpn"}
 
 
 def _installed() -> frozenset[str]:

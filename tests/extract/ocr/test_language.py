@@ -16,6 +16,7 @@ from buildds.extract.ocr.language import (
     FALLBACK_LANG,
     auto_candidates,
     choose_language,
+    kana_share,
     script_of,
 )
 from tests.extract.ocr.drawn import DPI, FONT, FONT_PX, needs_font, needs_tesseract, render_lines
@@ -64,6 +65,7 @@ def test_script_of() -> None:
     assert script_of("The Supplier shall provide the Services.")[0] == "latin"
     assert script_of("本契約は英文契約書の翻訳であり Services Agreement prevails")[0] == "mixed"
     assert script_of("第1条")[0] == "unknown"
+    assert kana_share("本契約は") == 0.25 and kana_share("abc") == 0.0
 
 
 def test_auto_candidates_are_the_installed_ones() -> None:
