@@ -319,7 +319,8 @@ class ContractFileEntry(Frozen):
             "sha256": self.sha256, "pages": self.pages, "paragraphs": self.paragraphs,
             "clauses": self.clauses, "articles": self.articles, "revisions": self.revisions,
             "changed_clauses": self.changed_clauses, "comments": self.comments,
-            "ocr_confidence": self.ocr_confidence, "seconds": self.seconds,
+            "ocr_confidence": self.ocr_confidence,
             "ocr_page_confidence": self.ocr_page_confidence, "ocr_page_lang": self.ocr_page_lang,
+            "seconds": self.seconds,
             "problems": problems,
         }
