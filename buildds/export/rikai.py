@@ -110,7 +110,7 @@ def _base_features(datasets: Any) -> dict[str, Any]:
     V = datasets.Value
     return {"id": V("string"), "document_id": V("string"), "source": V("string"),
             "number": V("int32"), "heading": V("string"), "page": V("int32"),
-            "text": V("string")}
+            "char_start": V("int32"), "char_end": V("int32"), "text": V("string")}
 
 
 def classification_features(label_inventory: Sequence[str]) -> Any:

@@ -235,11 +235,14 @@ class RikaiItem:
     heading: str | None
     page: int | None
     text: str
+    #: the clause's character span in its document's text (``ClauseRow.char_start``/``end``)
+    char_start: int | None = None
+    char_end: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "document_id": self.document_id, "source": self.source,
                 "number": self.number, "heading": self.heading, "page": self.page,
-                "text": self.text}
+                "char_start": self.char_start, "char_end": self.char_end, "text": self.text}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -53,6 +53,8 @@ def test_ambiguous_annotation_is_rejected_naming_both_files(tmp_path: Path) -> N
     dev = pd.read_parquet(out / "data" / "development.parquet")
     assert sorted(dev.source) == ["other.docx", "委託.docx"]  # x/委託.docx and other.docx
     assert set(dev.labels.map(len)) == {1}
+    # the items carry their clause's character span in the document's text
+    assert dev.char_start.notna().all() and (dev.char_end > dev.char_start).all()
 
 
 def test_clause_export_has_spans(tmp_path: Path) -> None:

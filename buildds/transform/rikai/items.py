@@ -93,7 +93,8 @@ def _unmatched(index: _ClauseIndex, a: Annotation, more: str = "") -> ItemProble
 def _item_base(c: ClauseRow) -> dict[str, Any]:
     """The :class:`RikaiItem` fields of an item made from clause ``c``."""
     return {"id": c.id, "document_id": c.document_id, "source": c.source,
-            "number": c.number, "heading": c.heading, "page": c.page, "text": c.input_text}
+            "number": c.number, "heading": c.heading, "page": c.page, "text": c.input_text,
+            "char_start": c.char_start, "char_end": c.char_end}
 
 
 def _row_base(a: Annotation, text: str, c: ClauseRow | None) -> dict[str, Any]:
