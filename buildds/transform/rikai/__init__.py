@@ -17,12 +17,15 @@
   :func:`split_like` lays them out as a published dataset does (``legalrikai``: revision
   378/8, see :mod:`.splits`).
 
-A ``document_id`` is the input file's stem (``業務委託契約書``); when two inputs share a stem
-(the .docx and the .pdf of one contract) each gets its full file name instead. Annotations
-may name a document either way.
+A ``document_id`` is ``<stem>-<8 hex>`` from the file's relative path and content
+(``業務委託契約書-1a2b3c4d``), whatever else is in the batch (:mod:`.identity`). Annotations may
+name a document by its id, relative path, file name or stem; a name two files share is
+rejected (``ambiguous-document``) naming both.
 
-The package: :mod:`.clause_table` (views, ids, the clause rows), :mod:`.annotations`
-(reading annotation files), :mod:`.items` (annotations joined to clauses), :mod:`.splits`.
+The package: :mod:`.clause_table` (views, the clause rows), :mod:`.identity` (document ids,
+what an annotation's document name means), :mod:`.spans` (items located in the document's
+text), :mod:`.annotations` (reading annotation files), :mod:`.items` (annotations joined to
+clauses), :mod:`.splits` (by share or a published layout).
 The records it hands to :mod:`buildds.export.rikai` (clause rows, items) and the reject
 record :class:`~buildds.schema.contracts.ItemProblem` live in the schema.
 """
