@@ -22,7 +22,6 @@ from buildds.schema.contracts import (
 )
 from buildds.schema.core import Source
 from buildds.transform.clauses import split_clauses
-from buildds.transform.rikai.identity import document_id
 from buildds.transform.rikai import (
     classification_items,
     clause_input_text,
@@ -33,6 +32,7 @@ from buildds.transform.rikai import (
     split_items,
     view_blocks,
 )
+from buildds.transform.rikai.identity import document_id
 from tests.conftest import shared_path
 
 
