@@ -16,11 +16,20 @@ Prints two tables:
 
   and the speed-up over the serial run (target ≥ 1.8× on 2 cores), with CPU seconds used
   (a machine busy with other work shows as less CPU than cores × wall time). Each mode must
-  give the same text.
+  give the same text;
+* text-layer PDFs on 1 and 2 processes: :func:`read_documents` ``jobs=1`` / ``jobs=2`` (which
+  reads text-layer PDFs in the calling process: no gain expected) and the same files spread
+  over a pool of 2 processes, one file per task;
+* OCR with the language chosen per page (``ocr_lang="auto"``) on 1 and 2 processes, against
+  the per-file languages above: the cost of the probe, and which language each page got;
+* the scan of issue 15: ``jp_decrypt-pdf/契約書.pdf`` rendered at 200 dpi, blurred, JPEG q60
+  (a scanned Japanese contract; ../shared has none) read with ``jpn+eng``, ``jpn`` and
+  ``auto``: articles found and character error rate against the text layer.
 
 Usage::
 
     python3 benchmarks/bench_contracts.py [--shared ../shared] [--repeat 3] [--zh-lang jpn+eng]
+                                          [--no-ocr] [--no-lang]
 """
 
 from __future__ import annotations
@@ -136,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="tesseract language for the Taiwanese scan (default chi_tra+eng when "
                          "installed, else jpn+eng)")
     ap.add_argument("--no-ocr", action="store_true")
+    ap.add_argument("--no-lang", action="store_true",
+                    help="skip the per-page language runs (auto, the issue-15 scan)")
     args = ap.parse_args(argv)
     root = args.shared / "realdata" / "contracts"
     if not root.is_dir():
@@ -151,9 +162,97 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:  # noqa: BLE001
             zh = "jpn+eng"
     bench_text(root, args.repeat)
+    bench_text_processes(root, args.repeat)
     if not args.no_ocr:
         bench_ocr(root, zh)
+    if not args.no_lang:
+        bench_ocr_auto(root)
+        bench_scan_languages(root)
     return 0
+
+
+def _read_one_text_pdf(p: Path) -> int:
+    pw = "test" if p.name.endswith("-locked.pdf") else None
+    return read_document(p, password=pw, ocr=False).pages or 0
+
+
+def bench_text_processes(root: Path, repeat: int) -> None:
+    """Text-layer PDFs on 1 and 2 processes (see the module docstring)."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    files = [p for p in text_pdfs(root) if not p.name.endswith("-locked.pdf")]
+
+    def batch(jobs: int) -> int:
+        return sum(doc.pages or 0 for _, doc, _ in read_documents(files, jobs=jobs, ocr=False)
+                   if doc is not None)
+
+    def pool() -> int:
+        ctx = multiprocessing.get_context("fork")
+        with cf.ProcessPoolExecutor(2, mp_context=ctx) as ex:
+            return sum(ex.map(_read_one_text_pdf, files))
+
+    print(f"\nText-layer PDFs on 1 and 2 processes ({len(files)} files), best of {repeat}")
+    base = None
+    for label, run in (("read_documents jobs=1", lambda: batch(1)),
+                       ("read_documents jobs=2", lambda: batch(2)),
+                       ("2-process pool, a file a task", pool)):
+        best, pages = float("inf"), 0
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            pages = run()
+            best = min(best, time.perf_counter() - t0)
+        base = base or best
+        print(f"  {label:32} {pages:4d} pages {best:6.2f} s {pages / best:7.1f} pages/s "
+              f"{base / best:5.2f}×")
+
+
+def bench_ocr_auto(root: Path) -> None:
+    """OCR with ``ocr_lang="auto"`` on 1 and 2 processes: pages/s and each page's language."""
+    files = [root / r for r in OCR_FILES if (root / r).exists()]
+    print(f"\nOCR, language chosen per page (auto): {len(files)} files")
+    for jobs in (1, 2):
+        cpu0, t0 = cpu_seconds(), time.perf_counter()
+        pages, langs = 0, {}
+        for _, doc, probs in read_documents(files, root=root, jobs=jobs, ocr_lang="auto",
+                                            processes=1):
+            assert doc is not None, probs
+            pages += doc.pages or 0
+            langs[doc.source.path] = (doc.ocr_page_lang, doc.ocr_page_confidence)
+        wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
+        print(f"  jobs={jobs}: {pages} pages {wall:6.1f} s (CPU {cpu:5.1f} s) "
+              f"{pages / wall:6.3f} pages/s")
+    for rel, (lang, conf) in langs.items():
+        print(f"    {rel}: {lang} confidence {conf}")
+
+
+def bench_scan_languages(root: Path) -> None:
+    """Issue 15's scan: articles and CER with jpn+eng, jpn and auto."""
+    import tempfile
+
+    from buildds.extract.ocr import char_accuracy
+    from buildds.transform.clauses import split_clauses
+
+    src = root / "jp_decrypt-pdf" / "契約書.pdf"
+    if not src.exists():
+        return
+    sys.path.insert(0, str(REPO))
+    from tests.extract.contracts.test_ocr_language_real import scanned
+
+    reference = "\n".join(b.text for b in read_document(src, ocr=False).blocks)
+    print("\nScanned jp_decrypt-pdf/契約書.pdf (200 dpi, blur, JPEG q60; 6 articles)")
+    with tempfile.TemporaryDirectory() as tmp:
+        scan = scanned(src, Path(tmp) / "scan.pdf")
+        for lang in ("jpn+eng", "jpn", "auto"):
+            t0 = time.perf_counter()
+            doc = read_document(scan, ocr_lang=lang, processes=1)
+            wall = time.perf_counter() - t0
+            found = [c.number for c in split_clauses(doc.blocks, source="scan")
+                     if c.kind == "article"]
+            text = "\n".join(b.text for b in doc.blocks)
+            cer = 1 - char_accuracy(text, reference)
+            print(f"  {lang:8} articles {found} CER {cer:.2%} confidence "
+                  f"{doc.ocr_confidence} page languages {doc.ocr_page_lang} {wall:5.1f} s")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.export.rikai_docs import SPAN_FIELD_DOCS, span_features, split_layout
 from buildds.schema.contracts import ClassificationItem, ClauseRow, RevisionItem
 from buildds.staging import OutputStaging
 from buildds.transform.rikai import SPLITS
@@ -63,8 +64,10 @@ CARD_TEMPLATE = "rikai.md.j2"
 CLAUSE_SPLIT = "clauses"
 
 FIELD_DOCS = {
-    "id": "clause id: document id and article number (業務委託契約書-3)",
-    "document_id": "the contract: its file name without extension",
+    "id": "clause id: document id and article number (業務委託契約書-1a2b3c4d-3)",
+    "document_id": ("the contract: its file name without extension and 8 hex digits of the "
+                    "hash of its relative path and content (stable whatever else is in "
+                    "the batch)"),
     "source": "input file the clause was read from",
     "number": "article number (第３条 → 3); empty for preambles, signatures …",
     "number_text": "the number as printed (第３条, Section 2)",
@@ -83,6 +86,7 @@ FIELD_DOCS = {
     "block_start": "first block (paragraph / line) of the clause in the document",
     "block_end": "last block of the clause",
     "sha256": "sha256 of the input file",
+    **SPAN_FIELD_DOCS,
 }
 SPLIT_DOCS = {
     "evaluation": "held-out items for scoring",
@@ -106,7 +110,7 @@ def _base_features(datasets: Any) -> dict[str, Any]:
     V = datasets.Value
     return {"id": V("string"), "document_id": V("string"), "source": V("string"),
             "number": V("int32"), "heading": V("string"), "page": V("int32"),
-            "text": V("string")}
+            "char_start": V("int32"), "char_end": V("int32"), "text": V("string")}
 
 
 def classification_features(label_inventory: Sequence[str]) -> Any:
@@ -133,7 +137,7 @@ def clause_features() -> Any:
         "heading": V("string"), "text": V("string"), "input_text": V("string"),
         "changed": V("bool"), "original_text": V("string"), "accepted_text": V("string"),
         "page": V("int32"), "block_start": V("int32"), "block_end": V("int32"),
-        "sha256": V("string"),
+        "sha256": V("string"), **span_features(datasets),
     })
 
 
@@ -178,6 +182,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "code_version": str(provenance.get("code_version") or __version__),
             "inputs": export_inputs(provenance),
             "options": json_block(provenance.get("options", {})),
+            "split_layout": split_layout(provenance.get("options", {}), task),
         }
         return render_card(context, CARD_TEMPLATE)
 

@@ -158,6 +158,7 @@ def _file_entry(name: str, doc: ContractDocument, clauses: Sequence[Clause],
         clauses=len(clauses), articles=sum(1 for c in clauses if c.kind in ("article", "section")),
         revisions=doc.revision_count, changed_clauses=sum(1 for c in clauses if c.changed),
         comments=len(doc.comments), ocr_confidence=doc.ocr_confidence,
+        ocr_page_confidence=doc.ocr_page_confidence, ocr_page_lang=doc.ocr_page_lang,
         seconds=round(seconds, 3), problems=tuple(problems),
     )
 
@@ -254,14 +255,17 @@ def _provenance(pairs: Sequence[tuple[ContractDocument, Sequence[Clause]]],
 def _reject_and_split(run: _Run, task: Task, result: ItemsResult[ItemT], *,
                       provenance: dict[str, Any], seed: int,
                       eval_share: float) -> tuple[dict[str, list[ItemT]], str]:
-    """Reject what did not join, split the items; the splits and the export's fingerprint."""
-    from buildds.transform.rikai import split_items
+    """Reject what did not join, split the items (``--split-like`` when given); the splits
+    and the export's fingerprint."""
+    from buildds.transform.rikai import split_items, split_like
 
     for prob in result.problems:
         run.rejects.add(stage="rikai-items", reason=prob.reason, message=prob.message,
                         source=prob.source, page=prob.page, id=prob.id, line=prob.line)
         run.report.problems[prob.reason] += 1
-    splits = split_items(result.items, eval_share=eval_share, seed=seed)
+    like = provenance["options"].get("split_like")
+    splits = (split_like(result.items, name=like, task=task, seed=seed) if like
+              else split_items(result.items, eval_share=eval_share, seed=seed))
     run.report.items = {s: len(v) for s, v in splits.items()}
     fingerprint = sha256_bytes(canonical_json({
         "task": task, "items": [it.as_dict() for it in result.items],
@@ -325,14 +329,17 @@ def build_contracts(
     inputs: Sequence[Path], *, out: Path, annotations: Path | None = None,
     task: Task = "classification", view: View = "accepted", password: str | None = None,
     seed: int = 0, eval_share: float = 0.2, labels: Path | None = None,
-    ocr_lang: str = "jpn+eng", progress: bool = True,
+    ocr_lang: str = "auto", progress: bool = True,
     on_file: Callable[[Path], None] | None = None, max_pages: int | None = None,
+    split_like: str | None = None,
 ) -> ContractsReport:
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
     ``labels`` is a label inventory file (one label a line; default: every label in the
-    annotations). A document of more than ``max_pages`` pages or image frames (default: the
-    ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
+    annotations); ``split_like`` a published split layout used instead of ``eval_share``
+    (:func:`~buildds.transform.rikai.split_like`); ``ocr_lang`` ``auto`` (chosen per page) or
+    a tesseract language. A document of more than ``max_pages`` pages or image frames
+    (default: the ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
@@ -358,6 +365,7 @@ def build_contracts(
     run.staging.write_text(out / "clauses.jsonl",
                            "".join(canonical_json(r.as_dict()) + "\n" for r in rows))
     provenance = _provenance(pairs, report.task, view, seed, eval_share, annotations)
+    provenance["options"].update(split_like=split_like, ocr_lang=ocr_lang)
     if notes is not None:
         _export_task(run, task, rows, notes, inventory, provenance=provenance, seed=seed,
                      eval_share=eval_share)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from buildds.jobs.contracts_ocr import ocr_pages_markdown
+
 __all__ = ["contracts_markdown"]
 
 
@@ -30,6 +32,7 @@ def contracts_markdown(report: Any) -> str:
         lines.append("| " + " | ".join(_cell(getattr(f, k)) for k in (
             "file", "status", "format", "pages", "paragraphs", "clauses", "articles",
             "revisions", "comments", "ocr_confidence", "seconds")) + " |")
+    lines += ocr_pages_markdown(report.files)
     if report.problems:
         lines += ["", "## Rejected (see rejects.jsonl)", "", "| reason | count |", "|---|---:|"]
         lines += [f"| {r} | {n} |" for r, n in sorted(report.problems.items())]

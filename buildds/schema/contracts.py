@@ -118,6 +118,8 @@ class ContractDocument(Frozen):
     ocr_confidence: float | None = None
     #: OCR confidence per OCR'd page (page number → 0-100)
     ocr_page_confidence: dict[int, float] = Field(default_factory=dict)
+    #: the tesseract language each OCR'd page was read with (chosen per page with ``auto``)
+    ocr_page_lang: dict[int, str] = Field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
     @property
@@ -174,7 +176,8 @@ class ClauseRow:
     id: str
     #: the input file's name
     source: str
-    #: the file's stem, or its name / relative path when two inputs share the stem
+    #: ``<stem>-<8 hex>`` from the relative path and the file's sha256
+    #: (:func:`buildds.transform.rikai.identity.document_id`)
     document_id: str
     kind: ClauseKind
     number: int | None
@@ -193,6 +196,15 @@ class ClauseRow:
     block_end: int
     #: sha256 of the input file
     sha256: str
+    #: the input file's path relative to the inputs' common folder
+    path: str = ""
+    #: the clause's character span in the document's text (the body blocks of the view,
+    #: normalised, one per line: :func:`buildds.transform.clauses.document_text`)
+    char_start: int | None = None
+    char_end: int | None = None
+    #: the clause's items (号) and each one's ``[start, end)`` in the same text (None: not found)
+    items: tuple[str, ...] = ()
+    item_spans: tuple[tuple[int, int] | None, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The row as ``clauses.jsonl`` and the ``clauses`` export hold it."""
@@ -203,7 +215,10 @@ class ClauseRow:
             "changed": self.changed, "original_text": self.original_text,
             "accepted_text": self.accepted_text, "page": self.page,
             "block_start": self.block_start, "block_end": self.block_end,
-            "sha256": self.sha256,
+            "sha256": self.sha256, "path": self.path, "char_start": self.char_start,
+            "char_end": self.char_end, "items": list(self.items),
+            "item_starts": [s[0] if s else None for s in self.item_spans],
+            "item_ends": [s[1] if s else None for s in self.item_spans],
         }
 
 
@@ -220,11 +235,14 @@ class RikaiItem:
     heading: str | None
     page: int | None
     text: str
+    #: the clause's character span in its document's text (``ClauseRow.char_start``/``end``)
+    char_start: int | None = None
+    char_end: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "document_id": self.document_id, "source": self.source,
                 "number": self.number, "heading": self.heading, "page": self.page,
-                "text": self.text}
+                "char_start": self.char_start, "char_end": self.char_end, "text": self.text}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -256,7 +274,9 @@ class RevisionItem(RikaiItem):
 class ItemProblem:
     """Why an annotation or a clause did not become (all of) an item."""
 
-    reason: str  # unknown-label | unlabelled-clause | unmatched-annotation | incomplete-annotation
+    #: unknown-label | unlabelled-clause | unmatched-annotation | incomplete-annotation |
+    #: ambiguous-document (the annotation's document name matches two files)
+    reason: str
     message: str
     source: str | None = None
     id: str | None = None
@@ -287,6 +307,9 @@ class ContractFileEntry(Frozen):
     changed_clauses: int = 0
     comments: int = 0
     ocr_confidence: float | None = None
+    #: per OCR'd page: its confidence and the language it was read with
+    ocr_page_confidence: dict[int, float] = Field(default_factory=dict)
+    ocr_page_lang: dict[int, str] = Field(default_factory=dict)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -299,6 +322,8 @@ class ContractFileEntry(Frozen):
             "sha256": self.sha256, "pages": self.pages, "paragraphs": self.paragraphs,
             "clauses": self.clauses, "articles": self.articles, "revisions": self.revisions,
             "changed_clauses": self.changed_clauses, "comments": self.comments,
-            "ocr_confidence": self.ocr_confidence, "seconds": self.seconds,
+            "ocr_confidence": self.ocr_confidence,
+            "ocr_page_confidence": self.ocr_page_confidence, "ocr_page_lang": self.ocr_page_lang,
+            "seconds": self.seconds,
             "problems": problems,
         }

@@ -98,7 +98,7 @@ def test_parquet_files_hold_the_same_rows(exported) -> None:  # type: ignore[no-
     ev = pd.read_parquet(out / "data" / "evaluation.parquet")
     assert len(dev) + len(ev) == 20 and not set(dev["id"]) & set(ev["id"])
     assert list(dev.columns) == ["id", "document_id", "source", "number", "heading", "page",
-                                 "text", "labels"]
+                                 "char_start", "char_end", "text", "labels"]
 
 
 def test_card_lists_splits_labels_and_features(exported) -> None:  # type: ignore[no-untyped-def]

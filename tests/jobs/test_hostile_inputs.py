@@ -126,7 +126,7 @@ def test_contracts_blank_pages_cost_seconds(tmp_path: Path) -> None:
     got = files(out)
     assert got["good.docx"]["status"] == "ok"
     assert message(got["blank.pdf"]) == ("no_text: no text found (the PDF has no text layer and "
-                                         "OCR (jpn+eng) found no text on 2000 page(s))")
+                                         "OCR (auto) found no text on 2000 page(s))")
 
 
 @pytest.mark.ocr
@@ -147,7 +147,7 @@ def test_contracts_batch_pool_limits(tmp_path: Path) -> None:
     assert run["error"] is None, run
     assert run["result"] == [
         ["good.docx", True, []],
-        ["blank.pdf", False, [("no text found (the PDF has no text layer and OCR (jpn+eng) "
+        ["blank.pdf", False, [("no text found (the PDF has no text layer and OCR (auto) "
                               "found no text on 300 page(s))")]],
         ["huge.pdf", False, [("page of 14,400 × 14,400 pt rendered for OCR at 150 dpi (the "
                              "least that reads well) would have 900,000,000 pixels exceeds "

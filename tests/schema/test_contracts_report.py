@@ -21,7 +21,8 @@ def test_read_file_entry_keys_in_report_order() -> None:
                               changed_clauses=0, comments=0, ocr_confidence=None, seconds=0.012)
     assert list(entry.as_dict()) == [
         "file", "status", "format", "sha256", "pages", "paragraphs", "clauses", "articles",
-        "revisions", "changed_clauses", "comments", "ocr_confidence", "seconds", "problems"]
+        "revisions", "changed_clauses", "comments", "ocr_confidence", "ocr_page_confidence",
+        "ocr_page_lang", "seconds", "problems"]
     assert entry.as_dict()["seconds"] == 0.012 and entry.as_dict()["problems"] == []
 
 

@@ -4,6 +4,7 @@ and their reported problems, and the seeded splits."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ from buildds.transform.rikai import (
     split_items,
     view_blocks,
 )
+from buildds.transform.rikai.identity import document_id
 from tests.conftest import shared_path
 
 
@@ -95,6 +97,10 @@ def doc(name: str) -> ContractDocument:
                             blocks=(DocBlock(index=0, text="x"),))
 
 
+A = document_id("in/a.docx", "0" * 64)
+B = document_id("in/b.pdf", "0" * 64)
+
+
 @pytest.fixture
 def rows() -> list[ClauseRow]:
     a = [clause(None, "前文", kind="preamble"), clause(1, "目的の条文", heading="目的"),
@@ -105,18 +111,20 @@ def rows() -> list[ClauseRow]:
 
 
 def test_clause_table_rows(rows: list[ClauseRow]) -> None:
-    assert [r.id for r in rows] == ["a-preamble", "a-1", "a-2", "a-3", "a-signature",
-                                       "b-1", "b-2"]
+    assert [r.id for r in rows] == [f"{A}-preamble", f"{A}-1", f"{A}-2", f"{A}-3",
+                                    f"{A}-signature", f"{B}-1", f"{B}-2"]
     r = rows[1]
     assert (r.kind, r.changed, r.original_text, r.sha256) == ("article", False, None, "0" * 64)
-    assert (r.source, r.document_id, r.number, r.heading) == ("a.docx", "a", 1, "目的")
+    assert (r.source, r.document_id, r.number, r.heading) == ("a.docx", A, 1, "目的")
+    assert r.path == "in/a.docx"
     assert r.input_text == "第1条（目的）\n目的の条文"
     assert rows[5].page == 1
 
 
-def test_same_stem_documents_get_their_file_names_as_ids() -> None:
+def test_same_stem_documents_get_their_own_ids() -> None:
     rows = clause_table([(doc("x.docx"), [clause(1, "t")]), (doc("x.pdf"), [clause(1, "t")])])
-    assert [r.id for r in rows] == ["x.docx-1", "x.pdf-1"]
+    ids = [r.id for r in rows]
+    assert len(set(ids)) == 2 and all(re.fullmatch(r"x-[0-9a-f]{8}-1", i) for i in ids)
 
 
 def test_clause_input_text() -> None:
@@ -193,13 +201,13 @@ def test_classification_join_reports_everything(tmp_path: Path, rows: list[Claus
     res = classification_items(rows, load_annotations(c),
                                label_inventory=["目的", "再委託", "地位の譲渡禁止", "秘密保持"])
     assert [(it.id, it.labels) for it in res.items] == [
-        ("a-1", ("目的",)), ("a-2", ("再委託", "地位の譲渡禁止")), ("b-1", ("目的",))]
+        (f"{A}-1", ("目的",)), (f"{A}-2", ("再委託", "地位の譲渡禁止")), (f"{B}-1", ("目的",))]
     assert res.items[0].text == "第1条（目的）\n目的の条文"
     got = sorted((p.reason, p.id, p.line) for p in res.problems)
     assert got == [
-        ("unknown-label", "b-1", 5),
-        ("unlabelled-clause", "a-3", None),
-        ("unlabelled-clause", "b-2", None),
+        ("unknown-label", f"{B}-1", 5),
+        ("unlabelled-clause", f"{A}-3", None),
+        ("unlabelled-clause", f"{B}-2", None),
         ("unmatched-annotation", None, 6),
     ]
     assert label_frequencies(res.items) == {"目的": 2, "再委託": 1, "地位の譲渡禁止": 1}
@@ -213,7 +221,7 @@ def test_default_inventory_is_every_used_label(tmp_path: Path, rows: list[Clause
     assert not [p for p in res.problems if p.reason == "unknown-label"]
     everything = classification_items(rows, load_annotations(c), report_all=True)
     assert {p.id for p in everything.problems if p.reason == "unlabelled-clause"} == {
-        "a-preamble", "a-3", "a-signature", "b-2"}
+        f"{A}-preamble", f"{A}-3", f"{A}-signature", f"{B}-2"}
 
 
 def test_revision_items(tmp_path: Path, rows: list[ClauseRow]) -> None:
@@ -229,7 +237,7 @@ def test_revision_items(tmp_path: Path, rows: list[ClauseRow]) -> None:
     ]) + "\n", encoding="utf-8")
     res = revision_items(rows, load_annotations(j))
     assert [(it.id, it.text) for it in res.items] == [
-        ("a-2", "第2条（再委託）\n再委託の条文"), ("row-00002", "委託者は…通知する。")]
+        (f"{A}-2", "第2条（再委託）\n再委託の条文"), ("row-00002", "委託者は…通知する。")]
     assert res.items[0].reference_revision == "再委託の条文（書面）"
     assert sorted((p.reason, p.line) for p in res.problems) == [
         ("incomplete-annotation", 4), ("unmatched-annotation", 3)]
@@ -250,12 +258,3 @@ def test_splits_are_seeded_and_independent_of_input_order() -> None:
     assert split_items(items, seed=4)["evaluation"] != a["evaluation"]
     with pytest.raises(TransformError, match="duplicate item ids"):
         split_items(items + items[:1])
-
-
-def test_document_ids_stay_unique_for_same_named_files_in_different_folders() -> None:
-    from buildds.transform.rikai.clause_table import document_ids
-
-    names = ["a/利用規約.pdf", "b/利用規約.pdf", "c/契約書.docx", "c/契約書.pdf", "d/規程.pdf"]
-    ids = document_ids(names)
-    assert ids == ["a/利用規約.pdf", "b/利用規約.pdf", "契約書.docx", "契約書.pdf", "規程"]
-    assert len(set(ids)) == len(ids)

@@ -53,7 +53,7 @@ def read_document(
     *,
     source_path: str | None = None,
     password: str | None = None,
-    ocr_lang: str = "jpn+eng",
+    ocr_lang: str = "auto",
     processes: int | None = None,
     ocr: bool = True,
     pages: Sequence[int] | None = None,
@@ -63,8 +63,9 @@ def read_document(
     :class:`ContractDocument` (see the module docstring for the dispatch).
 
     ``source_path`` is the name recorded in provenance and errors (defaults to ``path``);
-    ``password`` opens an encrypted PDF; ``ocr_lang`` is tesseract's language (``jpn+eng``,
-    ``chi_tra+eng`` …) and ``processes`` its worker count (default one per core);
+    ``password`` opens an encrypted PDF; ``ocr_lang`` is tesseract's language (``jpn``,
+    ``jpn+eng``, ``chi_tra`` …), by default ``auto``: chosen per page by a quick probe
+    (:mod:`buildds.extract.ocr.language`; ``ocr_page_lang`` records each page's), and ``processes`` its worker count (default one per core);
     ``ocr=False`` never OCRs (a scanned PDF then raises "no text found"); ``pages`` (1-based)
     reads only those pages of a PDF (or frames of an image) — e.g. to OCR one page of a long
     scan; a PDF of more than ``max_pages`` pages (or an image of more frames) is refused

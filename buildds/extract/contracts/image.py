@@ -12,7 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildds.extract.contracts.confidence import low_confidence_problems, mean_confidence
+from buildds.extract.contracts.confidence import (
+    low_confidence_problems,
+    mean_confidence,
+    page_languages,
+)
 from buildds.extract.contracts.errors import contract_error
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Problem, Source
@@ -40,14 +44,15 @@ def finish_image(name: str, data: bytes, results: list[OcrPage], *, ocr_lang: st
     if not blocks:
         raise contract_error(f"no text found (OCR with {ocr_lang} read no text in the image)",
                              name, "no_text")
-    problems += low_confidence_problems(confidences, ocr_lang, name)
+    langs = page_languages(results, ocr_lang)
+    problems += low_confidence_problems(confidences, langs, name)
     read_conf = [c for r in results if r.lines for c in [r.confidence]]
     return ContractDocument(source=Source(path=name, sha256=sha256_bytes(data)),
                             format="image", blocks=tuple(blocks), pages=len(confidences),
                             ocr_confidence=mean_confidence(read_conf),
                             ocr_page_confidence={n: round(c, 1) for n, c in
                                                  sorted(confidences.items())},
-                            problems=tuple(problems))
+                            ocr_page_lang=langs, problems=tuple(problems))
 
 
 def read_image(path: Path, name: str, data: bytes, *, ocr_lang: str, processes: int | None,

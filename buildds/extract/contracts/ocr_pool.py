@@ -65,7 +65,7 @@ def _plan_entry(entry: _Entry, kwargs: dict[str, object], tasks: list[tuple[floa
     from buildds.extract.pdf.ocr_pages import plan_pages
 
     path, name = entry.path, entry.name
-    ocr_lang = str(kwargs.get("ocr_lang", "jpn+eng"))
+    ocr_lang = str(kwargs.get("ocr_lang", "auto"))
     ocr = bool(kwargs.get("ocr", True))
     password = kwargs.get("password")
     pages = kwargs.get("pages")

@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildds.extract.contracts.confidence import low_confidence_problems, mean_confidence
+from buildds.extract.contracts.confidence import (
+    low_confidence_problems,
+    mean_confidence,
+    page_languages,
+)
 from buildds.extract.contracts.errors import contract_error
 from buildds.extract.contracts.outline import mark_outline_headings
 from buildds.schema import PdfDocument, PdfLine, PdfPage, Problem
@@ -114,14 +118,15 @@ def finish_pdf(plan: PdfPlan, results: dict[int, OcrPage]) -> ContractDocument:
         why = (f"the PDF has no text layer and OCR ({ocr_lang}) found no text on "
                f"{len(plan.to_ocr)} page(s)" if plan.scan else "the PDF's pages have no body text")
         raise contract_error(f"no text found ({why})", name, "no_text")
-    problems = plan.problems + low_confidence_problems(confidences, ocr_lang, name)
+    langs = page_languages(results.values(), ocr_lang)
+    problems = plan.problems + low_confidence_problems(confidences, langs, name)
     read_conf = {n: c for n, c in confidences.items() if raw[n]}
     return ContractDocument(source=doc.source, format="scan" if plan.scan else "pdf",
                             blocks=tuple(blocks), pages=len(doc.pages),
                             ocr_confidence=mean_confidence(read_conf.values()),
                             ocr_page_confidence={n: round(c, 1) for n, c in
                                                  sorted(confidences.items())},
-                            problems=tuple(problems))
+                            ocr_page_lang=langs, problems=tuple(problems))
 
 
 def read_pdf(path: Path, name: str, *, password: str | None, ocr: bool, ocr_lang: str,

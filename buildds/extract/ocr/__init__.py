@@ -1,6 +1,7 @@
 """OCR for pages without a text layer: scanned PDFs and image files.
 
-Engine: tesseract (through pytesseract), Japanese model ``jpn`` by default. Every page is
+Engine: tesseract (through pytesseract), Japanese model ``jpn`` by default; ``lang="auto"``
+chooses the model per page (:mod:`buildds.extract.ocr.language`). Every page is
 
 1. rendered with pypdfium2 at ``dpi`` (default 300) in greyscale, in the calling process
    (:mod:`buildds.extract.pdf.ocr_pages`; an image file's frames are loaded in greyscale);
@@ -65,6 +66,8 @@ Modules (the names in ``__all__`` are importable from this one; the rest from th
   and :class:`OcrPage`;
 - :mod:`buildds.extract.ocr.image_cleaning` — median filter + Otsu threshold;
 - :mod:`buildds.extract.ocr.tesseract_lines` — tesseract's words → lines with boxes, confidence;
+- :mod:`buildds.extract.ocr.language` — the language chosen per page for ``lang="auto"``
+  (a quick probe: Japanese → ``jpn``, Traditional Chinese → ``chi_tra``, Latin → ``eng``);
 - :mod:`buildds.extract.ocr.one_image` — clean, read and orientation-check one image;
 - :mod:`buildds.extract.ocr.worker_pool` — one single-threaded tesseract per core
   (:func:`run_pages`, :func:`worker_init` for a caller's own pool);

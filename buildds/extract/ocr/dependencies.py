@@ -13,9 +13,11 @@ from typing import Any
 
 from buildds.errors import MissingDependency
 
-__all__ = ["APT_LINE", "check_tesseract"]
+__all__ = ["APT_LINE", "AUTO_LANG", "check_tesseract"]
 
 APT_LINE = "apt-get install tesseract-ocr tesseract-ocr-jpn"
+#: the language "chosen per page" (:mod:`buildds.extract.ocr.language`); it needs ``jpn``
+AUTO_LANG = "auto"
 
 _CHECKED: dict[tuple[str, str], frozenset[str]] = {}
 _CHECK_LOCK = threading.Lock()
@@ -40,14 +42,15 @@ def _import_pytesseract() -> Any:
 
 def check_tesseract(lang: str = "jpn") -> frozenset[str]:
     """Make sure pytesseract, the tesseract binary and the language data for ``lang``
-    (``"jpn"``, ``"jpn+eng"`` …) are there; return the installed languages.
+    (``"jpn"``, ``"jpn+eng"`` …; ``"auto"`` needs ``jpn``) are there; return the installed
+    languages.
 
     Tesseract is run once per command (``pytesseract.pytesseract.tesseract_cmd``) and
     TESSDATA_PREFIX; it is asked again only when a language seems to be missing (it may have
     been installed since)."""
     pytesseract = _import_pytesseract()
     key = (str(pytesseract.pytesseract.tesseract_cmd), os.environ.get("TESSDATA_PREFIX", ""))
-    wanted = [part for part in lang.split("+") if part]
+    wanted = ["jpn"] if lang == AUTO_LANG else [part for part in lang.split("+") if part]
     with _CHECK_LOCK:
         installed = _CHECKED.get(key)
         if installed is None or not all(part in installed for part in wanted):

@@ -12,7 +12,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from buildds.extract.ocr.dependencies import check_tesseract
+from buildds.extract.ocr.dependencies import AUTO_LANG, check_tesseract
+from buildds.extract.ocr.language import auto_candidates
 from buildds.safeio import LIMITS
 from buildds.schema import PdfLine
 
@@ -60,6 +61,8 @@ class OcrPage:
     rotation: int = 0
     #: the page was blank (nothing drawn, or a render of one grey level): not given to tesseract
     blank: bool = False
+    #: the language tesseract read the page with (chosen per page when the job's is ``auto``)
+    lang: str | None = None
 
     @property
     def text(self) -> str:
@@ -92,6 +95,8 @@ class OcrJob:
     osd_available: bool
     source: str
     timeout: int = 0
+    #: for ``lang="auto"``: the installed languages a page may be read with
+    candidates: tuple[str, ...] = ()
 
 
 def make_job(
@@ -106,7 +111,9 @@ def make_job(
             RuntimeWarning,
             stacklevel=3,
         )
+    candidates = auto_candidates(installed)
     return OcrJob(
+        candidates=candidates if lang == AUTO_LANG else (),
         lang=lang,
         psm=psm,
         dpi=float(dpi),

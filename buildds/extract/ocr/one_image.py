@@ -3,16 +3,21 @@
 :func:`ocr_one_image` is what every OCR worker runs. A page that reads with a mean word
 confidence below :data:`ORIENTATION_CHECK_BELOW` is given to tesseract's OSD; when OSD says it
 is turned, it is rotated and read again and the better reading kept (see
-:mod:`buildds.extract.ocr`). Part of :mod:`buildds.extract.ocr`.
+:mod:`buildds.extract.ocr`). A job in language ``auto`` first chooses the page's language
+with a quick probe (:mod:`buildds.extract.ocr.language`); the page keeps it (``OcrPage.lang``).
+Part of :mod:`buildds.extract.ocr`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from buildds.errors import ExtractError
+from buildds.extract.ocr.dependencies import AUTO_LANG
 from buildds.extract.ocr.image_cleaning import binarise
 from buildds.extract.ocr.job import OcrJob, OcrPage, blank_page, is_blank
+from buildds.extract.ocr.language import choose_language
 from buildds.extract.ocr.tesseract_lines import build_page
 
 __all__ = ["ORIENTATION_CHECK_BELOW", "ocr_one_image"]
@@ -30,7 +35,16 @@ def _read(img: Any, job: OcrJob, page: int, rotation: int = 0) -> OcrPage:
     data = pytesseract.image_to_data(
         img, lang=job.lang, config=config, output_type=pytesseract.Output.DICT, timeout=job.timeout
     )
-    return build_page(data, job, page, rotation)
+    return dataclasses.replace(build_page(data, job, page, rotation), lang=job.lang)
+
+
+def _page_job(clean: Any, job: OcrJob) -> OcrJob:
+    """``job`` with the page's language: chosen by a probe when the job's is ``auto``
+    (:func:`~buildds.extract.ocr.language.choose_language`)."""
+    if job.lang != AUTO_LANG:
+        return job
+    choice = choose_language(clean, job.dpi, job.candidates, job.timeout)
+    return dataclasses.replace(job, lang=choice.lang)
 
 
 def _osd_rotation(img: Any, job: OcrJob) -> int:
@@ -65,7 +79,8 @@ def ocr_one_image(args: tuple[OcrJob, int, Any]) -> OcrPage:
         return blank_page(page)
     try:
         clean = binarise(image)
-        result = _read(clean, job, page)
+        page_job = _page_job(clean, job)
+        result = _read(clean, page_job, page)
         if (
             job.detect_orientation
             and job.osd_available
@@ -75,7 +90,10 @@ def ocr_one_image(args: tuple[OcrJob, int, Any]) -> OcrPage:
             rotate = _osd_rotation(clean, job)
             if rotate:
                 # PIL rotates counter-clockwise; OSD's "rotate" is clockwise
-                turned = _read(clean.rotate(-rotate, expand=True, fillcolor=255), job, page, rotate)
+                upright = clean.rotate(-rotate, expand=True, fillcolor=255)
+                # with ``auto`` the language is chosen again on the upright page: the probe
+                # of a turned page reads nothing it can tell a script from
+                turned = _read(upright, _page_job(upright, job), page, rotate)
                 if turned.confidence > result.confidence:
                     result = turned
         return result

@@ -13,14 +13,19 @@
   :class:`~buildds.schema.contracts.RevisionItem`) together with every problem (unknown
   label, clause without labels, annotation without a clause, incomplete revision row):
   nothing is dropped silently;
-* :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded.
+* :func:`split_items` draws the ``evaluation`` and ``development`` splits, seeded;
+  :func:`split_like` lays them out as a published dataset does (``legalrikai``: revision
+  378/8, see :mod:`.splits`).
 
-A ``document_id`` is the input file's stem (``業務委託契約書``); when two inputs share a stem
-(the .docx and the .pdf of one contract) each gets its full file name instead. Annotations
-may name a document either way.
+A ``document_id`` is ``<stem>-<8 hex>`` from the file's relative path and content
+(``業務委託契約書-1a2b3c4d``), whatever else is in the batch (:mod:`.identity`). Annotations may
+name a document by its id, relative path, file name or stem; a name two files share is
+rejected (``ambiguous-document``) naming both.
 
-The package: :mod:`.clause_table` (views, ids, the clause rows), :mod:`.annotations`
-(reading annotation files), :mod:`.items` (annotations joined to clauses), :mod:`.splits`.
+The package: :mod:`.clause_table` (views, the clause rows), :mod:`.identity` (document ids,
+what an annotation's document name means), :mod:`.spans` (items located in the document's
+text), :mod:`.annotations` (reading annotation files), :mod:`.items` (annotations joined to
+clauses), :mod:`.splits` (by share or a published layout).
 The records it hands to :mod:`buildds.export.rikai` (clause rows, items) and the reject
 record :class:`~buildds.schema.contracts.ItemProblem` live in the schema.
 """
@@ -35,11 +40,12 @@ from buildds.transform.rikai.items import (
     label_frequencies,
     revision_items,
 )
-from buildds.transform.rikai.splits import SPLITS, split_items
+from buildds.transform.rikai.splits import SPLIT_PRESETS, SPLITS, split_items, split_like
 
 __all__ = [
     "LABELLED_KINDS",
     "SPLITS",
+    "SPLIT_PRESETS",
     "Annotation",
     "ItemProblem",
     "ItemsResult",
@@ -51,5 +57,6 @@ __all__ = [
     "load_annotations",
     "revision_items",
     "split_items",
+    "split_like",
     "view_blocks",
 ]

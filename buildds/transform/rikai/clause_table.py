@@ -3,8 +3,10 @@
 :func:`view_blocks` gives a document's blocks in one view (``original`` = every tracked change
 rejected) so :func:`buildds.transform.clauses.split_clauses` cuts that view;
 :func:`clause_table` flattens (document, clauses) pairs into rows
-(:class:`~buildds.schema.contracts.ClauseRow`). A ``document_id`` is the
-input file's stem; when two inputs share a stem each gets its full file name instead.
+(:class:`~buildds.schema.contracts.ClauseRow`). A ``document_id`` is ``<stem>-<8 hex>`` from
+the file's relative path and content (:func:`~buildds.transform.rikai.identity.document_id`),
+whatever else is in the batch; each row carries its character span in the document's text
+and its items' spans (:mod:`~buildds.transform.rikai.spans`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from typing import Literal
 
 from buildds.schema.contracts import Clause, ClauseRow, ContractDocument, DocBlock
 from buildds.text import normalize_text
+from buildds.transform.clauses import document_text
+from buildds.transform.rikai.identity import document_id
+from buildds.transform.rikai.spans import item_spans
 
-__all__ = ["View", "clause_input_text", "clause_table", "document_ids", "view_blocks"]
+__all__ = ["View", "clause_input_text", "clause_table", "view_blocks"]
 
 View = Literal["accepted", "original"]
 
@@ -41,18 +46,6 @@ def view_blocks(blocks: Sequence[DocBlock], view: View) -> list[DocBlock]:
     return out
 
 
-def document_ids(names: Sequence[str]) -> list[str]:
-    """The file's stem; its name when two inputs share a stem (a .docx and a .pdf of one
-    contract); its relative path when two inputs in different folders share the name."""
-    stems = Counter(PurePath(n).stem for n in names)
-    files = Counter(PurePath(n).name for n in names)
-    out = []
-    for n in names:
-        p = PurePath(n)
-        out.append(p.stem if stems[p.stem] == 1 else p.name if files[p.name] == 1 else n)
-    return out
-
-
 def clause_input_text(number_text: str | None, heading: str | None, text: str) -> str:
     """The clause as a model sees it (seed 000): ``第３条（完成後の検査）`` then the body."""
     head = (number_text or "") + (f"（{heading}）" if heading else "")
@@ -72,15 +65,18 @@ def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Cla
     (input file name), ``document_id``, ``kind``, ``number``, ``number_text``, ``heading``,
     ``text`` (in ``view``), ``input_text`` (number + heading + text), ``changed``,
     ``original_text`` / ``accepted_text`` (the clause in each view when it changed, else
-    None), ``page``, ``block_start``, ``block_end``, ``sha256`` of the file. ``view`` is the
-    view the clauses were cut in."""
-    pairs = list(docs_and_clauses)
-    # ids come from the paths relative to the inputs' common folder, so that two inputs in
-    # different folders with one file name stay apart; ``source`` is the file name
-    paths = [doc.source.path for doc, _ in pairs]
+    None), ``page``, ``block_start``, ``block_end``, ``sha256`` of the file, ``path``
+    (relative), ``char_start``/``char_end`` and ``items``/``item_spans``. ``view`` is the
+    view the clauses were cut in (their ``char_span`` indexes that view's text)."""
     rows: list[ClauseRow] = []
-    for (doc, clauses), path, doc_id in zip(pairs, paths, document_ids(paths)):
+    for doc, clauses in docs_and_clauses:
+        # ids come from the path relative to the inputs' common folder and the content, so
+        # two inputs in different folders with one file name stay apart; ``source`` is the
+        # file name
+        path = doc.source.path
+        doc_id = document_id(path, doc.source.sha256)
         name = PurePath(path).name
+        text = document_text(view_blocks(doc.blocks, view))
         used: Counter[str] = Counter()
         for c in clauses:
             base = (f"{doc_id}-{c.number}" if c.kind in ("article", "section")
@@ -95,6 +91,9 @@ def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Cla
                 input_text=clause_input_text(c.number_text, c.heading, c.text),
                 changed=c.changed, original_text=original, accepted_text=accepted,
                 page=c.page, block_start=c.block_start, block_end=c.block_end,
-                sha256=doc.source.sha256,
+                sha256=doc.source.sha256, path=path,
+                char_start=c.char_span[0] if c.char_span else None,
+                char_end=c.char_span[1] if c.char_span else None,
+                items=c.items, item_spans=tuple(item_spans(text, c.char_span, c.items)),
             ))
     return rows

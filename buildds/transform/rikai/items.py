@@ -24,6 +24,7 @@ from buildds.schema.contracts import (
     RikaiItem,
 )
 from buildds.transform.rikai.annotations import Annotation, norm_key
+from buildds.transform.rikai.identity import DocumentAliases
 
 __all__ = ["LABELLED_KINDS", "ItemsResult", "classification_items", "label_frequencies",
            "revision_items"]
@@ -49,19 +50,21 @@ class _ClauseIndex:
         self.by_id = {c.id: c for c in clauses}
         self.by_number: dict[tuple[str, int], ClauseRow] = {}
         self.by_text: dict[tuple[str, str], ClauseRow] = {}
-        self.doc_alias: dict[str, str] = {}
+        self.docs = DocumentAliases(dict.fromkeys((c.document_id, c.path or c.source)
+                                                  for c in clauses))
+        #: why the last :meth:`find` found nothing, when it is not just "no such clause"
+        self.why: str | None = None
         for c in clauses:
-            for alias in (c.document_id, c.source, PurePath(c.source).stem):
-                self.doc_alias.setdefault(alias, c.document_id)
             if c.number is not None and c.kind in ("article", "section"):
                 self.by_number.setdefault((c.document_id, c.number), c)
             if c.number_text:
                 self.by_text.setdefault((c.document_id, norm_key(c.number_text)), c)
 
     def find(self, a: Annotation) -> ClauseRow | None:
+        self.why = None
         if a.clause_id is not None:
             return self.by_id.get(a.clause_id)
-        doc = self.doc_alias.get(a.document_id or "")
+        doc, self.why = self.docs.resolve(a.document_id or "")
         if doc is None:
             return None
         if a.number is not None:
@@ -78,10 +81,20 @@ def _where(a: Annotation) -> str:
     return f"document {a.document_id!r}, clause {number}"
 
 
+def _unmatched(index: _ClauseIndex, a: Annotation, more: str = "") -> ItemProblem:
+    """An annotation that names no clause: ``ambiguous-document`` (naming every file its
+    document name matches) or ``unmatched-annotation``."""
+    if index.why is not None:
+        return ItemProblem("ambiguous-document", index.why, a.source, a.id, a.line)
+    return ItemProblem("unmatched-annotation", f"no clause for {_where(a)}{more}", a.source,
+                       a.id, a.line)
+
+
 def _item_base(c: ClauseRow) -> dict[str, Any]:
     """The :class:`RikaiItem` fields of an item made from clause ``c``."""
     return {"id": c.id, "document_id": c.document_id, "source": c.source,
-            "number": c.number, "heading": c.heading, "page": c.page, "text": c.input_text}
+            "number": c.number, "heading": c.heading, "page": c.page, "text": c.input_text,
+            "char_start": c.char_start, "char_end": c.char_end}
 
 
 def _row_base(a: Annotation, text: str, c: ClauseRow | None) -> dict[str, Any]:
@@ -115,8 +128,7 @@ def classification_items(clauses: Sequence[ClauseRow], annotations: Sequence[Ann
     for a in annotations:
         c = index.find(a)
         if c is None:
-            result.problems.append(ItemProblem(
-                "unmatched-annotation", f"no clause for {_where(a)}", a.source, a.id, a.line))
+            result.problems.append(_unmatched(index, a))
             continue
         mine = labels.setdefault(c.id, {})
         for lab in a.labels:
@@ -161,13 +173,14 @@ def revision_items(clauses: Sequence[ClauseRow],
             continue
         if a.text is not None:
             c = index.find(a) if (a.clause_id or a.document_id) else None
+            if c is None and index.why is not None:
+                result.problems.append(_unmatched(index, a))
+                continue
             base = _row_base(a, a.text, c)
         else:
             c = index.find(a)
             if c is None:
-                result.problems.append(ItemProblem(
-                    "unmatched-annotation", f"no clause for {_where(a)} (and no text)",
-                    a.source, a.id, a.line))
+                result.problems.append(_unmatched(index, a, " (and no text)"))
                 continue
             base = _item_base(c)
         item_id: str = a.id or str(base["id"])
