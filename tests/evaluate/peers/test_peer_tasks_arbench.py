@@ -167,3 +167,78 @@ def test_peers_reproduce_buildds_correction(export, tmp_path, monkeypatch):
             assert peer_metrics[key] == pytest.approx(figures[key], abs=1e-6), (peer, key)
         assert peer_requests == requests, peer
     assert set(targets)
+
+
+class _DownFor(OpenAITestServer):
+    """The scripted server, but every request for a prompt ``down(prompt)`` picks gets HTTP
+    ``status``, however often it is retried."""
+
+    def __init__(self, down: Any, status: int, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.down = down
+        self.status = status
+
+    async def _respond(self, method: str, path: str, headers: dict[str, str], body: bytes
+                       ) -> Any:
+        if method == "POST" and body:
+            messages = json.loads(body).get("messages", [])
+            prompt = next((str(m.get("content")) for m in reversed(messages)
+                           if m.get("role") == "user"), "")
+            if self.down(prompt):
+                self.paths.append(path)
+                return self.status, {}, {"error": {"message": "down"}}
+        return await super()._respond(method, path, headers, body)
+
+
+def _down(prompt: str) -> bool:
+    return int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % 4 == 0
+
+
+@pytest.mark.parametrize("status", [500, 400])
+def test_a_failed_request_is_never_scored_by_the_peers(export, tmp_path, monkeypatch, status):
+    """Issue 16's rule in the task files: buildds gives a failed request (a server error
+    retried in vain; a bad request) no answer and no score; inspect_ai makes it an error of
+    its sample (not scored, not 0), and lm-eval stops the run with the error (it never scores
+    it either)."""
+    inspect_ai = pytest.importorskip("inspect_ai")
+    lm_eval = pytest.importorskip("lm_eval")
+    from lm_eval.tasks import TaskManager
+
+    monkeypatch.chdir(export)
+    monkeypatch.setenv("LOCAL_API_KEY", "unused")
+    with _DownFor(_down, status, answer_of=answer_of) as server:
+        run_eval(export, task="appellate-review:detection", models=["openai:m"],
+                 out=tmp_path / "eval", use_cache=False,
+                 backend_options={"base_url": server.base_url, "max_attempts": 2,
+                                  "backoff_base_s": 0.01})
+        run = tmp_path / "eval" / "openai_m" / "0shot"
+        samples = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+        failed = {s["id"] for s in samples if s["error"]}
+        assert failed and all(s["score"] is None and s["parsed"] is None
+                              for s in samples if s["id"] in failed)
+        metrics = json.loads((run / "metrics.json").read_text())
+        assert metrics["samples"]["failed"] == len(failed)
+
+        log = inspect_ai.eval("inspect/appellate_review.py@appellate_review_detection",
+                              model="openai-api/local/m", model_base_url=server.base_url,
+                              log_dir=str(tmp_path / "logs"), display="none", max_retries=1,
+                              timeout=10, fail_on_error=False)[0]
+        errored = {s.id for s in log.samples if s.error is not None}
+        assert errored == failed
+        assert all(not s.scores for s in log.samples if s.id in errored)
+        scored = [s for s in log.samples if s.id not in errored]
+        answered = [s for s in samples if s["id"] not in failed]
+        assert [1.0 if s.scores["ar_answer"].value == "C" else 0.0 for s in scored] == \
+            [s["score"] for s in answered]
+        acc = {k: v.value for k, v in log.results.scores[0].metrics.items()}["accuracy"]
+        assert acc == pytest.approx(metrics["accuracy"], abs=1e-6)
+
+        with pytest.raises(Exception) as stopped:  # noqa: B017 - lm-eval re-raises the error
+            lm_eval.simple_evaluate(
+                model="local-chat-completions",
+                model_args=f"model=m,base_url={server.base_url}/chat/completions,"
+                           "num_concurrent=1,max_retries=1",
+                tasks=["buildds_appellate_review_detection"],
+                task_manager=TaskManager(include_path=str(export / "lm_eval")),
+                apply_chat_template=True, log_samples=True)
+        assert str(status) in repr(stopped.value), repr(stopped.value)
