@@ -16,7 +16,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import SAMPLES_HEAD, leaderboard_head, md_cell, samples_cell, shot_name
 
 __all__ = [
     "SUBJECT_COLUMNS",
@@ -64,15 +64,6 @@ def _ci(ci: Sequence[float] | None) -> str:
     return "" if not ci else f" [{float(ci[0]):.3f}, {float(ci[1]):.3f}]"
 
 
-def _counts(metrics: Mapping[str, Any]) -> str:
-    """``answered / failed / unfaithful`` of a run (``–`` for a run written before
-    the counts were kept)."""
-    c = metrics.get("samples")
-    if not c:
-        return "–"
-    return f"{c.get('answered', '–')} / {c.get('failed', '–')} / {c.get('unfaithful', '–')}"
-
-
 def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                           title: str = "JBE-QA leaderboard",
                           dataset: Mapping[str, Any] | None = None) -> str:
@@ -93,7 +84,7 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
         cells = [md_cell(r["model"])]
         cells += [_num(r["shots"][s]["f1"]) if s in r["shots"] else "–" for s in shots]
         cells += [_num(r["shots"][s]["faithfulness"]) if s in r["shots"] else "–" for s in shots]
-        cells += [_counts(r["shots"][s]) if s in r["shots"] else "–" for s in shots]
+        cells += [samples_cell(r["shots"][s]) if s in r["shots"] else "–" for s in shots]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## F1 per subject", "",
               "Cvl = the Civil Code, Cst = the Constitution, Pen = the Penal Code.", ""]
@@ -107,7 +98,7 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Details (95% percentile-bootstrap intervals)", "",
               ("| Model | Setting | n | F1 | Precision | Recall | Accuracy | Faithfulness | "
-              "Answered / failed / unfaithful | F1 parsed only |"),
+              f"{SAMPLES_HEAD} | F1 parsed only |"),
               "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         for s in shots:
@@ -120,7 +111,7 @@ def render_leaderboard_md(entries: Sequence[Mapping[str, Any]], *,
                 f"{_num(m['f1'])}{_ci(ci.get('f1'))} | {_num(m.get('precision'))} | "
                 f"{_num(m.get('recall'))} | {_num(m['accuracy'])}{_ci(ci.get('accuracy'))} | "
                 f"{_num(m['faithfulness'])}{_ci(ci.get('faithfulness'))} | "
-                f"{_counts(m)} | {_num((m.get('parsed_only') or {}).get('f1'))} |")
+                f"{samples_cell(m)} | {_num((m.get('parsed_only') or {}).get('f1'))} |")
     lines.append("")
     return "\n".join(lines)
 

@@ -1,7 +1,7 @@
 """``report.html``: one self-contained page per evaluation output folder — the leaderboard
 (the very tables of ``leaderboard.md``, in the seed's layout), the plots, and every sample
 (prompt, raw answer, parsed answer, gold, score, error) with filters by run, group (JBE's
-subject …), status (correct / wrong / unanswered) and error, whose counts follow the filters.
+subject …), status (correct / wrong / unscored / failed) and error, whose counts follow the filters.
 
 Self-contained and safe to open:
 

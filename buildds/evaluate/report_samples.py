@@ -1,18 +1,25 @@
 """The samples of ``report.html`` as data: every sample of every run (model × setting), with
 its prompt, raw answer, parsed answer, gold answer, score, error, its group (the task's
-grouping field: JBE's subject …) and its status — ``correct``, ``wrong`` or ``unanswered``.
+grouping field: JBE's subject …) and its status — ``correct``, ``wrong``, ``unscored`` or
+``failed``.
 
 The page's script filters these rows; :func:`page_data` is what it reads (JSON, prompts
 stored once however many runs share them). Everything here is a pure function of the
 records a run wrote to ``samples.jsonl`` and the requests it sent, so the page and the
 markdown leaderboard describe the same samples.
 
-Status of a sample (:func:`sample_status`):
+Status of a sample (:func:`sample_status`), in the words of the run's ``samples`` counts
+(:mod:`buildds.evaluate.runner.answered`, issue 16: a failure is never an answer):
 
-* ``unanswered`` — no answer: the request failed, was refused or abandoned (no raw output),
-  or the sample has no score;
+* ``failed`` — no answer: the request failed, was refused or abandoned (no raw output); it
+  has no parsed answer and no score, and its error is shown;
+* ``unscored`` — answered, but without a score (a judged task whose judges erred, or whose
+  grade awaits a lawyer);
 * ``correct`` — a score of 1 (every criterion met, for a judged task);
 * ``wrong`` — any other score, an unparseable (unfaithful) answer scored 0 included.
+
+The per-run totals count the records of ``samples.jsonl`` (``items``), not the metrics'
+``n`` — since issue 16 ``n`` is the number of *answered* samples.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ __all__ = ["GROUP_FIELDS", "MAX_TEXT_CHARS", "STATUSES", "Prompt", "RunSamples",
            "sample_status"]
 
 #: statuses in the order the page lists them
-STATUSES = ("correct", "wrong", "unanswered")
+STATUSES = ("correct", "wrong", "unscored", "failed")
 
 #: an item's grouping field, the first of these it has: (field, title on the page)
 GROUP_FIELDS = (("subject", "Subject"), ("error_class", "Error class"), ("task_id", "Task"),
@@ -60,10 +67,12 @@ class RunSamples:
 
 
 def sample_status(record: Mapping[str, Any]) -> str:
-    """``correct``, ``wrong`` or ``unanswered`` (see the module doc)."""
+    """``correct``, ``wrong``, ``unscored`` or ``failed`` (see the module doc)."""
     score = record.get("score")
-    if record.get("raw_output") is None or score is None:
-        return "unanswered"
+    if record.get("raw_output") is None:
+        return "failed"
+    if score is None:
+        return "unscored"
     return "correct" if float(score) >= 1.0 else "wrong"
 
 
@@ -136,7 +145,8 @@ def page_data(runs: Sequence[RunSamples], *, group_title: str | None) -> dict[st
                          "o": clip(rec.get("raw_output")), "a": _shown(rec.get("parsed")),
                          "y": _shown(rec.get("gold")), "s": rec.get("score"),
                          "e": clip(rec.get("error")), "c": status})
-        summary.append({"label": run.label, "n": len(run.records), **counts, "errors": errors})
+        summary.append({"label": run.label, "items": len(run.records), **counts,
+                        "errors": errors})
     parts: dict[tuple[str, str], int] = {}
     prompts = [[parts.setdefault(part, len(parts)) for part in prompt] for prompt in index]
     return {"runs": [{"label": run.label, "model": run.model, "shots": run.shots}

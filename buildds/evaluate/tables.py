@@ -1,5 +1,6 @@
 """Markdown-table helpers every leaderboard shares: setting names, number cells, escaped
-text cells and a leaderboard's title lines.
+text cells, the samples behind a figure (answered / failed / unfaithful, issue 16) and a
+leaderboard's title lines.
 
 Below both :mod:`buildds.evaluate.report` and the tasks' reports, so neither imports the
 other for them.
@@ -10,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["fmt_metric", "leaderboard_head", "md_cell", "shot_name"]
+__all__ = ["SAMPLES_HEAD", "fmt_metric", "leaderboard_head", "md_cell", "samples_cell",
+           "shot_name"]
+
+SAMPLES_HEAD = "Answered / failed / unfaithful"
 
 
 def shot_name(shots: int) -> str:
@@ -42,3 +46,12 @@ def leaderboard_head(title: str, dataset: Mapping[str, Any] | None, *,
         lines += [f"{label}: " + ", ".join(f"{k} `{v}`" for k, v in dataset.items()
                                            if v is not None and not isinstance(v, dict)), ""]
     return lines
+
+
+def samples_cell(metrics: Mapping[str, Any] | None) -> str:
+    """``answered / failed / unfaithful`` of a run's ``metrics["samples"]``, the counts beside
+    its figures (``–`` for a run written before the counts were kept)."""
+    c = (metrics or {}).get("samples")
+    if not c:
+        return "–"
+    return f"{c.get('answered', '–')} / {c.get('failed', '–')} / {c.get('unfaithful', '–')}"

@@ -93,8 +93,8 @@ DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
 #: (buildds.evaluate.peers)
 _CODE = (("buildds.jobs.judgments", "buildds.evaluate.peers.render"),
          ("export/cards/arbench.md.j2", "export/templates/review_sample.html.j2",
-          *(f"evaluate/peers/templates/ar_{n}" for n in (
-              "core.py.j2", "inspect.py.j2", "lm_eval.yaml.j2", "lm_eval_utils.py.j2"))))
+          *(f"evaluate/peers/templates/ar_{n}.j2" for n in ("core.py", "inspect.py", "lm_eval.yaml",
+              "lm_eval_utils.py", "correction_core.py", "lm_eval_correction.yaml"))))
 
 
 def code_version() -> str:

@@ -65,10 +65,12 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def expected_status(record: dict[str, Any]) -> str:
-    """The status the page should give: no answer or no score → unanswered; score 1 →
-    correct; else wrong."""
-    if record["raw_output"] is None or record["score"] is None:
-        return "unanswered"
+    """The status the page should give: no answer → failed; an answer without a score →
+    unscored; score 1 → correct; else wrong."""
+    if record["raw_output"] is None:
+        return "failed"
+    if record["score"] is None:
+        return "unscored"
     return "correct" if record["score"] == 1 else "wrong"
 
 

@@ -94,7 +94,7 @@ def test_filters_show_the_expected_rows(page):
     subject = min(s["g"] for s in samples)
     pg.select_option("#f-group", subject)
     _show(pg, expect, _count(samples, group=subject))
-    for status in ("correct", "wrong", "unanswered"):
+    for status in ("correct", "wrong", "failed"):
         pg.select_option("#f-status", status)
         _show(pg, expect, _count(samples, group=subject, status=status))
         for row in pg.locator(ROWS).all()[:5]:
@@ -103,9 +103,9 @@ def test_filters_show_the_expected_rows(page):
     pg.select_option("#f-error", "error")
     _show(pg, expect, _count(samples, group=subject, error="error"))
     # the option counts follow the other filters
-    option = pg.locator("#f-status option[value='unanswered']")
-    n = _count(samples, group=subject, error="error", status="unanswered")
-    expect(option).to_have_text(f"Unanswered ({n})")
+    option = pg.locator("#f-status option[value='failed']")
+    n = _count(samples, group=subject, error="error", status="failed")
+    expect(option).to_have_text(f"Failed ({n})")
     pg.select_option("#f-group", "")
     pg.select_option("#f-run", "1")
     _show(pg, expect, _count(samples, run="1", error="error"))
@@ -177,7 +177,8 @@ def test_the_row_shows_the_sample_fields(page):
     s = data["samples"][0]
     cells = first.locator("td")
     run = data["runs"][s["r"]]["label"]
-    status = {"correct": "Correct", "wrong": "Wrong", "unanswered": "Unanswered"}[s["c"]]
+    status = {"correct": "Correct", "wrong": "Wrong", "unscored": "Unscored",
+              "failed": "Failed"}[s["c"]]
     shown = [s["i"], run, s["g"], status, s["o"], s["a"], s["y"], s["s"], s["e"]]
     want = ["—" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))
             for v in shown]

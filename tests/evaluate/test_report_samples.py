@@ -18,9 +18,13 @@ def test_status_of_a_sample():
     assert sample_status({"raw_output": "1", "score": 1.0}) == "correct"
     assert sample_status({"raw_output": "garbage", "score": 0.0}) == "wrong"
     assert sample_status({"raw_output": "x", "score": 0.5}) == "wrong"
-    # a failed request: no answer, whatever score an older run wrote
-    assert sample_status({"raw_output": None, "score": 0.0, "error": "http 500"}) == "unanswered"
-    assert sample_status({"raw_output": "1", "score": None}) == "unanswered"
+    # a failed request (issue 16: no parsed answer, no score): failed, whatever score an
+    # older run wrote
+    assert sample_status({"raw_output": None, "parsed": None, "score": None,
+                          "error": "http 500"}) == "failed"
+    assert sample_status({"raw_output": None, "score": 0.0, "error": "http 500"}) == "failed"
+    # answered, not scored (a judge erred)
+    assert sample_status({"raw_output": "1", "score": None}) == "unscored"
 
 
 def test_group_field_is_the_first_field_some_item_has():
@@ -51,7 +55,7 @@ def test_clip_says_how_much_is_left_out():
 def test_page_data_counts_and_shares_prompts_and_their_parts():
     recs = [{"id": "a", "raw_output": "1", "parsed": 1, "gold": True, "score": 1.0,
              "error": None},
-            {"id": "b", "raw_output": None, "parsed": None, "gold": False, "score": 0.0,
+            {"id": "b", "raw_output": None, "parsed": None, "gold": False, "score": None,
              "error": "http 500"},
             {"id": "c", "raw_output": "zz", "parsed": None, "gold": {"k": [1]}, "score": 0.0,
              "error": None}]
@@ -64,12 +68,13 @@ def test_page_data_counts_and_shares_prompts_and_their_parts():
     assert data["prompts"] == [[0, 1], [0, 2]]
     assert data["parts"] == [["system", "S"], ["user", "P1"], ["user", "P2"]]
     assert [s["p"] for s in data["samples"]] == [0, 1, -1, 0]
-    assert [s["c"] for s in data["samples"]] == ["correct", "unanswered", "wrong", "correct"]
+    assert [s["c"] for s in data["samples"]] == ["correct", "failed", "wrong", "correct"]
     assert [s["g"] for s in data["samples"]] == ["Civil", "Penal", "", ""]
     assert data["samples"][2]["y"] == '{"k": [1]}'
     assert data["samples"][0]["a"] == "1" and data["samples"][0]["y"] == "true"
-    assert data["summary"][0] == {"label": "m1 — Zero-shot", "n": 3, "correct": 1, "wrong": 1,
-                                  "unanswered": 1, "errors": 1}
+    assert data["summary"][0] == {"label": "m1 — Zero-shot", "items": 3, "correct": 1,
+                                  "wrong": 1, "unscored": 0, "failed": 1, "errors": 1}
+    assert data["samples"][1]["e"] == "http 500" and data["samples"][1]["s"] is None
     assert data["summary"][1]["label"] == "m2 — Four-shot"
     assert data["group"] == "Subject" and data["runs"][1] == {"label": "m2 — Four-shot",
                                                               "model": "m2", "shots": 4}

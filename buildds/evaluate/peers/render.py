@@ -71,13 +71,51 @@ def _appellate_review_files() -> dict[str, str]:
         "detection_answers": dict(arp.DETECTION_ANSWERS),
         "classification_answers": dict(arp.CLASSIFICATION_ANSWERS),
         "classes": list(arp.CLASSES), **cleaner}
-    core = _render("ar_core.py.j2", **context).rstrip("\n") + "\n\n"
+    core = _render("ar_core.py.j2", **context).rstrip("\n") + "\n\n\n" + _ar_correction_core()
     files = {"inspect/appellate_review.py": _render("ar_inspect.py.j2", core=core),
              "lm_eval/utils.py": _render("ar_lm_eval_utils.py.j2", core=core)}
     for subtask in ("detection", "classification"):
         files[f"lm_eval/appellate_review_{subtask}.yaml"] = _render(
             "ar_lm_eval.yaml.j2", **context, subtask=subtask)
+    files["lm_eval/appellate_review_correction.yaml"] = _render(
+        "ar_lm_eval_correction.yaml.j2", **context)
     return files
+
+
+#: AR-Bench correction: buildds' definitions copied verbatim, module → names
+_AR_CORRECTION = {
+    "buildds.text.numerals": ("_FULLWIDTH", "_DIGITS", "_SMALL_UNITS", "_BIG_UNITS",
+                              "cn_number"),
+    "buildds.extract.judgments.amounts": ("CN_NUMERALS", "NUMERAL", "TERM_RE", "parse_months",
+                                          "term_months", "MONEY_RE", "_MONEY_CHARS",
+                                          "_FULLWIDTH_THOUSANDS_RE", "money_matches",
+                                          "money_value", "parse_money"),
+    "buildds.evaluate.tasks.appellate_review.parse": (
+        "_CHARGE_SEP", "_CHARGE_NAME", "_TERM_PREFIX", "_FINE_PREFIX", "Parsed",
+        "parse_charges_answer", "parse_term", "parse_fine", "parse_correction", "_names",
+        "correction_gold", "charge_label"),
+    "buildds.evaluate.tasks.appellate_review.metrics": ("TERM_BINS", "FINE_BINS", "bin_label",
+                                                        "impscore"),
+    "buildds.evaluate.tasks.appellate_review.score": ("correction_label",),
+}
+
+
+def _ar_correction_core() -> str:
+    """The correction part of the AR-Bench task files (templates/ar_correction_core.py.j2)."""
+    import importlib
+
+    from buildds.evaluate.prompts import template_text
+    from buildds.evaluate.tasks.appellate_review import parse as arp
+
+    code = {}
+    for module, names in _AR_CORRECTION.items():
+        text = _definitions(importlib.import_module(module), names)
+        # the task's modules name each other by alias; in the file they are one namespace
+        code[module.rsplit(".", 1)[1]] = text.replace("arp.", "").replace("arm.", "")
+    return _render("ar_correction_core.py.j2", targets=tuple(arp.TARGETS),
+                   correction_templates={t: template_text(
+                       f"appellate_review_correction_{t}.md.j2") for t in arp.TARGETS},
+                   **code).rstrip("\n") + "\n\n"
 
 
 #: the parser's definitions in buildds/evaluate/tasks/rikai/classification.py, copied verbatim

@@ -5,6 +5,7 @@ in <out> (earlier invocations too)."""
 from __future__ import annotations
 
 import base64
+import json
 from pathlib import Path
 
 from buildds.evaluate.report_html import markdown_html
@@ -46,13 +47,21 @@ def test_report_holds_every_sample_as_samples_jsonl_has_it(sample_export: Path, 
         sent = {rq.sample_id: prompt_text(prompt_parts(rq)) for rq in requests}
         assert [_prompt(data, s["p"]) for s in mine] == [sent[s["i"]] for s in mine]
         summary = data["summary"][r]
-        assert summary["n"] == len(records)
-        assert summary["unanswered"] == sum(rec["raw_output"] is None for rec in records) > 0
+        metrics = json.loads((run.dir / "metrics.json").read_text(encoding="utf-8"))
+        # totals are the run's items (metrics' n is the answered samples since issue 16)
+        assert summary["items"] == len(records) == metrics["samples"]["items"]
+        assert summary["failed"] == sum(rec["raw_output"] is None for rec in records) \
+            == metrics["samples"]["failed"] > 0
+        assert metrics["n"] == metrics["samples"]["answered"] < summary["items"]
+        # a failed sample: no parsed answer, no score, its error on the page
+        for s in mine:
+            if s["c"] == "failed":
+                assert s["a"] is None and s["s"] is None and s["e"].startswith("http 500")
     assert len(rows) == total == int(html.split('<span id="count-total">')[1].split("<")[0])
     # two models, two settings: each prompt stored once, the four-shot exemplars once
     assert len(data["prompts"]) == total // 2
     assert len(data["parts"]) < total // 2 + 10
-    assert {s["c"] for s in rows} == {"correct", "wrong", "unanswered"}
+    assert {s["c"] for s in rows} == {"correct", "wrong", "failed"}
     assert data["group"] == "Subject"
 
 

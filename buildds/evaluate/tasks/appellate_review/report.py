@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tables import leaderboard_head, md_cell
+from buildds.evaluate.tables import SAMPLES_HEAD, leaderboard_head, md_cell, samples_cell
 
 __all__ = ["plot_confusion_matrix", "plot_macro_f1", "render_leaderboard"]
 
@@ -47,14 +47,15 @@ def _sorted(entries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def _main_table(entries: Sequence[Mapping[str, Any]]) -> list[str]:
-    head = ["Model", "n", "Acc", "MaP", "MaR", "MaF1", "IF rate"]
+    head = ["Model", "n", "Acc", "MaP", "MaR", "MaF1", "IF rate", SAMPLES_HEAD]
     return _table(head, [[md_cell(e["model"]), e.get("n", "–"), _pct(e.get("accuracy")),
                           _pct(e.get("macro_precision")), _pct(e.get("macro_recall")),
-                          _pct(e.get("macro_f1")), _pct(e.get("if_rate"))] for e in entries])
+                          _pct(e.get("macro_f1")), _pct(e.get("if_rate")), samples_cell(e)]
+                         for e in entries])
 
 
 def _target_table(entries: Sequence[Mapping[str, Any]], targets: Sequence[str]) -> list[str]:
-    head = ["Model"]
+    head = ["Model", SAMPLES_HEAD]
     for t in targets:
         head += [f"{_TARGET_TITLES[t]} n", f"{_TARGET_TITLES[t]} Acc", f"{_TARGET_TITLES[t]} MaF1"]
         if t != "charge":
@@ -63,7 +64,7 @@ def _target_table(entries: Sequence[Mapping[str, Any]], targets: Sequence[str]) 
     rows = []
     for e in entries:
         per = e.get("per_target", {})
-        cells: list[Any] = [md_cell(e["model"])]
+        cells: list[Any] = [md_cell(e["model"]), samples_cell(e)]
         for t in targets:
             m = per.get(t, {})
             cells += [m.get("n", 0), _pct(m.get("accuracy")), _pct(m.get("macro_f1"))]
@@ -75,11 +76,11 @@ def _target_table(entries: Sequence[Mapping[str, Any]], targets: Sequence[str]) 
 
 
 def _settings_table(entries: Sequence[Mapping[str, Any]], settings: Sequence[str]) -> list[str]:
-    head = ["Model", *(f"{s} {k}" for s in settings for k in ("Acc", "MaF1"))]
+    head = ["Model", SAMPLES_HEAD, *(f"{s} {k}" for s in settings for k in ("Acc", "MaF1"))]
     rows = []
     for e in entries:
         per = e.get("per_setting", {})
-        rows.append([md_cell(e["model"]), *(_pct(per.get(s, {}).get(k)) for s in settings
+        rows.append([md_cell(e["model"]), samples_cell(e), *(_pct(per.get(s, {}).get(k)) for s in settings
                                             for k in ("accuracy", "macro_f1"))])
     return _table(head, rows)
 
@@ -119,7 +120,9 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *, title: str, head
               + (" — pooled in the main table" if len(settings) > 1 else "") + ".",
               ("Scores in %. An output the parser cannot read is an instruction-following "
               "failure (IF rate) and counts as wrong; the seed's protocol, which leaves such "
-              "outputs out, is in the details (followed-only)."), "",
+              "outputs out, is in the details (followed-only). Every table gives the samples "
+              "behind its figures: answered / failed (no answer, not scored) / unfaithful "
+              "(answered, not parsed)."), "",
               f"## {heading} (Table 3 layout)", ""]
     lines += _main_table(rows)
     if variant.subtask == "correction":

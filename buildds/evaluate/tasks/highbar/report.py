@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from buildds.evaluate.report import grouped_bars, new_figure, png_bytes
-from buildds.evaluate.tables import leaderboard_head, md_cell
+from buildds.evaluate.tables import SAMPLES_HEAD, leaderboard_head, md_cell, samples_cell
 from buildds.evaluate.tasks.highbar.scoring import (
     RUNS,
     attempt_pass_rate,
@@ -110,15 +110,17 @@ def _highbar_section(table: Mapping[str, Any], n_apps: int) -> list[str]:
     if n_apps <= k:
         lines += [(f"> With {n_apps} application(s), every task is completed by at most {k}: "
                   "the subset is the whole task set."), ""]
-    lines += ["| Application | High Bar pass rate | 95% CI | Passed / attempts |",
-              "|---|---|---|---|"]
+    lines += [("| Application | High Bar pass rate | 95% CI | Passed / attempts | "
+               f"{SAMPLES_HEAD} |"),
+              "|---|---|---|---|---|"]
     for r in table["rows"]:
         hb = r["highbar"]
         lines.append(f"| {md_cell(r['model'])} | {_pct(hb['pass_rate'])} | "
-                     f"{_pct_ci(hb['ci'])} | {hb['passed']} / {hb['attempts']} |")
+                     f"{_pct_ci(hb['ci'])} | {hb['passed']} / {hb['attempts']} | "
+                     f"{samples_cell(r['metrics'])} |")
     for title, members in _averages(table["rows"]):
         avg = _mean([m["highbar"]["pass_rate"] for m in members])
-        lines.append(f"| *{title}* ({len(members)}) | {_pct(avg)} | | |")
+        lines.append(f"| *{title}* ({len(members)}) | {_pct(avg)} | | | |")
     return [*lines, ""]
 
 
@@ -127,18 +129,20 @@ def _substance_section(rows: Sequence[Mapping[str, Any]]) -> list[str]:
              ("Criteria met: the percentage of applicable lawyer-authored criteria satisfied. "
              "Pass rate: the percentage of attempts where every applicable criterion was "
              "satisfied (all tasks, both runs)."), "",
-             "| Application | Criteria met | 95% CI | Pass rate | 95% CI | Attempts |",
-             "|---|---|---|---|---|---|"]
+             ("| Application | Criteria met | 95% CI | Pass rate | 95% CI | Attempts | "
+              f"{SAMPLES_HEAD} |"),
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         m = r["metrics"]
         ci = m.get("ci", {})
         lines.append(f"| {md_cell(r['model'])} | {_pct(m.get('criteria_met'))} | "
                      f"{_pct_ci(ci.get('criteria_met'))} | {_pct(m.get('pass_rate'))} | "
-                     f"{_pct_ci(ci.get('pass_rate'))} | {m.get('n', '–')} |")
+                     f"{_pct_ci(ci.get('pass_rate'))} | {m.get('n', '–')} | "
+                     f"{samples_cell(m)} |")
     for title, members in _averages(rows):
         lines.append(f"| *{title}* ({len(members)}) | "
                      f"{_pct(_mean([m['metrics'].get('criteria_met') for m in members]))} | | "
-                     f"{_pct(_mean([m['metrics'].get('pass_rate') for m in members]))} | | |")
+                     f"{_pct(_mean([m['metrics'].get('pass_rate') for m in members]))} | | | |")
     return [*lines, ""]
 
 

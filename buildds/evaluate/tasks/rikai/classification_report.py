@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import SAMPLES_HEAD, leaderboard_head, md_cell, samples_cell, shot_name
 
 __all__ = ["plot_label_counts", "plot_summary", "render_leaderboard"]
 
@@ -44,15 +44,17 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
               "label counts only on an exact match. ハルシネーション数 (hallucinations) = "
               "predicted labels outside the inventory (false positives too). An answer with "
               "neither a `**Legal Clauses:**` list nor \"No valid legal clauses found.\" is "
-              "unparsed and predicts no label."), ""]
+              "unparsed (unfaithful) and predicts no label. Samples: answered / failed (no answer, "
+              "not scored) / unfaithful."), ""]
     for shots in sorted({int(e["shots"]) for e in entries}):
         lines += [f"## {shot_name(shots)}", "",
                   ("| Model | F1 | 適合率 (precision) | 再現率 (recall) | "
-                  "ハルシネーション数 (hallucinations) |"), "|---|---:|---:|---:|---:|"]
+                  f"ハルシネーション数 (hallucinations) | {SAMPLES_HEAD} |"),
+                  "|---|---:|---:|---:|---:|---:|"]
         for e in _ranked([e for e in entries if int(e["shots"]) == shots]):
             lines.append(f"| {md_cell(e['model'])} | {_pct(e.get('f1'))} | "
                          f"{_pct(e.get('precision'))} | {_pct(e.get('recall'))} | "
-                         f"{e.get('hallucinations', '–')} |")
+                         f"{e.get('hallucinations', '–')} | {samples_cell(e)} |")
         lines.append("")
     lines += ["## Details (%, 95% percentile-bootstrap intervals over items)", "",
               ("| Model | Setting | n | F1 | Precision | Recall | Exact match | Unparsed | "

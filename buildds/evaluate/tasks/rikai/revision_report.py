@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from buildds.evaluate.tables import leaderboard_head, md_cell, shot_name
+from buildds.evaluate.tables import SAMPLES_HEAD, leaderboard_head, md_cell, samples_cell, shot_name
 from buildds.evaluate.tasks.rikai.revision_judging import ASPECT_TITLES, ASPECTS
 
 __all__ = ["ORACLE", "plot_run", "plot_summary", "render_leaderboard"]
@@ -42,12 +42,14 @@ def _ordered(entries: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
                                           str(e["model"]), int(e["shots"])))
 
 
-def _aspect_table(rows: Sequence[tuple[str, Mapping[str, Any] | None]]) -> list[str]:
+def _aspect_table(rows: Sequence[tuple[str, Mapping[str, Any] | None, Mapping[str, Any]]]
+                  ) -> list[str]:
+    """Rows ``(name, aspect block, the run's metrics)``: the aspects, then the run's samples."""
     head = " | ".join(ja for ja, _ in ASPECT_TITLES.values())
-    lines = [f"| Model | {head} |", "|---|" + "---:|" * len(ASPECTS)]
-    for name, block in rows:
+    lines = [f"| Model | {head} | {SAMPLES_HEAD} |", "|---|" + "---:|" * (len(ASPECTS) + 1)]
+    for name, block, run in rows:
         cells = [_num((block or {}).get(a)) for a in ASPECTS]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {samples_cell(run)} |")
     return lines
 
 
@@ -61,17 +63,18 @@ def render_leaderboard(entries: Sequence[Mapping[str, Any]], *,
     lines += [(f"Scores 0–100 given by the LLM judge(s) {', '.join(f'`{j}`' for j in judges)} "
               f"against the lawyer's reference revision ({legend}). The Oracle row is the "
               "reference itself scored as a prediction: the judge's ceiling. Items without "
-              "an answer or a valid judgment are left out of the means (see Details)."), ""]
+              "an answer or a valid judgment are left out of the means (see Details). Samples: "
+              "answered / failed (no answer, not judged) / unfaithful."), ""]
     for shots in sorted({int(e["shots"]) for e in entries}):
         runs = _ordered([e for e in entries if int(e["shots"]) == shots])
         label = "mean of the judges" if len(judges) > 1 else \
             (f"judge `{judges[0]}`" if judges else "no judge")
         lines += [f"## {shot_name(shots)} ({label})", ""]
-        lines += _aspect_table([(_display(e), e) for e in runs]) + [""]
+        lines += _aspect_table([(_display(e), e, e) for e in runs]) + [""]
         if len(judges) > 1:
             for judge in judges:
                 lines += [f"### {shot_name(shots)}, judge `{judge}`", ""]
-                lines += _aspect_table([(_display(e), (e.get("per_judge") or {}).get(judge))
+                lines += _aspect_table([(_display(e), (e.get("per_judge") or {}).get(judge), e)
                                         for e in runs]) + [""]
     lines += ["## Details (95% percentile-bootstrap intervals over judged items)", "",
               "| Model | Setting | Judge | n | Judged | No answer | Judge errors | "
