@@ -87,7 +87,15 @@ def _stages(name: str, path: Path, root: Path, repeat: int) -> None:
 
 
 def _scaled_input(path: Path, k: int, folder: Path) -> Path:
-    """``path`` repeated ``k`` times, each copy's JuDGE ``text_id`` suffixed ``~i``."""
+    """``path`` repeated ``k`` times, each copy's JuDGE ``text_id`` suffixed ``~i`` and its
+    case number (in the header) ``~i`` before 号 — else the copies are ``duplicate_case``
+    rejects and every scale builds the same judgments."""
+    from buildds.extract.judgments.cases import _CASE_NO_RE as case_no  # noqa: PLC2701
+
+    def renumber(text: str, i: int) -> str:
+        m = case_no.search(text[:400])
+        return text if m is None else (text[:m.end() - 1] + f"~{i}" + text[m.end() - 1:])
+
     out = folder / f"x{k}-{path.name}"
     lines = [line for line in path.read_text("utf-8").splitlines() if line.strip()]
     with out.open("w", encoding="utf-8") as fh:
@@ -96,6 +104,7 @@ def _scaled_input(path: Path, k: int, folder: Path) -> Path:
                 if i and '"text_id"' in line[:200]:
                     record = json.loads(line)
                     record["text_id"] = f"{record['text_id']}~{i}"
+                    record["fd"] = renumber(str(record.get("fd") or ""), i)
                     line = json.dumps(record, ensure_ascii=False)
                 fh.write(line + "\n")
     return out

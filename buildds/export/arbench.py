@@ -32,7 +32,6 @@ from buildds.errors import ExportError
 from buildds.export.common import (
     ExportedDataset,
     check_unique_ids,
-    dataset_dict,
     export_inputs,
     feature_rows,
     hub_front_matter,
@@ -41,6 +40,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.export.arrow_rows import dataset_dict_of_tables, rows_table
 from buildds.inject_errors.arbench_rows import TASKS, task_rows
 from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging
@@ -128,12 +128,6 @@ def _counts_table(rows: Sequence[ArbenchRow]) -> list[dict[str, Any]]:
     return out
 
 
-def _columns(rows: Sequence[ArbenchRow], names: Sequence[str]) -> dict[str, list[Any]]:
-    """The rows as columns (their :meth:`~buildds.schema.arbench.ArbenchRow.as_dict`)."""
-    dicts = [r.as_dict() for r in rows]
-    return {name: [d[name] for d in dicts] for name in names}
-
-
 def _review_lines(review: Sequence[dict[str, Any]] | None) -> list[dict[str, str]] | None:
     """A reviewer's validity rates (``--review-verdicts``) as card table rows."""
     from buildds.schema.review import ValidityRate
@@ -164,10 +158,14 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
     check_unique_ids((r.id for r in ordered), what="row")
     features = arbench_features()
     splits = task_rows(ordered)
-    dd, split_fps = dataset_dict(
-        {split: _columns(splits[split], list(features)) for split in TASKS}, features,
+    # Arrow tables in chunks; classification and correction (the same rows) share one
+    anomalous = rows_table(splits["classification"], features, where="split classification: ")
+    dd, split_fps = dataset_dict_of_tables(
+        {"detection": rows_table(ordered, features, where="split detection: "),
+         "classification": anomalous, "correction": anomalous}, features,
         tag="buildds-arbench", title="AR-Bench", fingerprint=fingerprint, seed=seed,
         citation=SEED_TITLE)
+    del anomalous
 
     def card(sizes: dict[str, dict[str, int]]) -> str:
         front_matter = hub_front_matter({

@@ -1,19 +1,17 @@
 """``buildds judgments``: JuDGE / CAIL2018 / LeCaRD / Caseformer (or a user's corpus by a
 field mapping) judgments → injected errors → AR-Bench (seed 003).
 
-Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each
-input's format, found by content), parse (``_parse``,
-:mod:`buildds.extract.judgments`: ids and cases de-duplicated across the inputs), build the statute profile
-(:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every
-requested error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed
-judgment is the E1 donor corpus), make the rows (``_rows``,
-:mod:`buildds.inject_errors.arbench_rows`, :class:`~buildds.schema.arbench.ArbenchRow`
-records), validate them (``_validate``,
+Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each input's
+format, found by content), parse (``_parse``, :mod:`buildds.extract.judgments`: ids and cases
+de-duplicated across the inputs), build the statute profile
+(:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every requested
+error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed judgment is
+the E1 donor corpus), make the rows (``_rows``, :mod:`buildds.inject_errors.arbench_rows`,
+:class:`~buildds.schema.arbench.ArbenchRow` records), validate them (``_validate``,
 :mod:`buildds.validate.arbench`), audit them for surface cues (``audit_step``,
-:mod:`buildds.validate.shortcut_audit`), export (``_export``,
-:mod:`buildds.export.arbench`) and report (``_write_reports``; the corpus tables:
-:mod:`buildds.jobs.judgments_corpus`). The report, its entries and the rejects are the records of
-:mod:`buildds.schema.judgments_report`.
+:mod:`buildds.validate.shortcut_audit`), export (``_export``, :mod:`buildds.export.arbench`)
+and report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_corpus`). The
+report, its entries and the rejects are the records of :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
 ``rejects.jsonl`` (every rejected judgment, every skipped injection, every judgment that
@@ -30,6 +28,7 @@ written (``report.unchanged``). A dataset that fails validation is not exported.
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from collections import Counter
@@ -129,8 +128,7 @@ def build_judgments(
     regular file, neither JuDGE nor CAIL, every record rejected), skipped injections and
     rows that fail validation (left out, ``report.dropped``) are data."""
     started = time.perf_counter()
-    out = Path(out)
-    law_dir, confusable = Path(law_dir), Path(confusable)
+    out, law_dir, confusable = Path(out), Path(law_dir), Path(confusable)
     jp = profile == "jp"  # Japanese precedents and 刑法: the steps of .judgments_jp
     (check_jp_options if jp else check_options)(
         profile, errors, inputs, law_dir if law_store is None else None, confusable)
@@ -185,14 +183,16 @@ def build_judgments(
         rows, exportable = _validate(run, rows, statutes, done,
                                      plan.profiles() if plan else None)
         corpus_step(run, judgments, rows, None if plan else statutes)
+        staging = OutputStaging(out)  # every output is swapped in at once, at the end
+        if plan is not None:
+            staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
+        del judgments, done  # the rest needs only the rows: not held through audit, export
+        gc.collect()  # (the parsed records are in reference cycles)
         if audit:
             bar.update(task, description="shortcut audit")
             audit_step(run, rows, statutes)
-        staging = OutputStaging(out)  # every output is swapped in at once, at the end
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
                      verdicts_path=review_verdicts, lang="ja" if jp else "zh")
-        if plan is not None:
-            staging.write_text(out / "statute_versions.jsonl", plan.jsonl(judgments))
         staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
         if exportable and rows:
             bar.update(task, description="exporting")

@@ -158,8 +158,8 @@ class ArbenchValidation:
         return "\n".join(lines)
 
 
-def rows_frame(rows: Sequence[ArbenchRow]) -> pd.DataFrame:
-    frame = pd.DataFrame([r.as_dict() for r in rows], columns=list(COLUMNS))
+def rows_frame(rows: Sequence[ArbenchRow], cols: Sequence[str] = COLUMNS) -> pd.DataFrame:
+    frame = pd.DataFrame([[d[c] for c in cols] for d in map(ArbenchRow.as_dict, rows)], None, cols)
     frame["label"] = frame["label"].astype("int64")
     if frame.empty:  # no values to infer from: give the text columns their declared dtype
         text = [c for c, f in ArbenchRowsModel.to_schema().columns.items()
@@ -343,7 +343,7 @@ def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
     per revision id — a row whose rationale names a ``statute_version`` is checked against
     that version (an unknown one fails ``statute_version``), the others against ``profile``."""
     report = ArbenchValidation()
-    frame = rows_frame(rows)
+    frame = rows_frame(rows, list(ArbenchRowsModel.to_schema().columns))  # not input_s*
     report.errors.extend(_schema_errors(frame))
     by_id = {r.id: r for r in injected} if injected is not None else None
     failures: dict[tuple[str, str], list[str]] = {}
