@@ -1,0 +1,62 @@
+"""What some clauses are, beyond their numbering: an English agreement's **recitals** and the
+**definitions** clause.
+
+* :func:`recitals_start` — in an English preamble, the line where the recitals begin: a
+  ``WHEREAS`` / ``(A) WHEREAS`` line, or a heading alone on its line (``RECITALS``,
+  ``Recitals:``, ``BACKGROUND``, ``PRELIMINARY STATEMENT``) followed by more text. The
+  recitals run to the first clause (``NOW, THEREFORE …`` included); the title and parties
+  before them stay the ``preamble``. Japanese 前文 is left as the preamble.
+* :func:`definitions_role` — ``"definitions"`` for an article/section headed
+  ``Definitions`` / ``Interpretation`` / ``Definitions and Interpretation`` / ``定義``
+  (``用語の定義``, ``秘密情報の定義`` …), or holding at least three
+  ``"X" means …`` / 「X」とは…をいう definitions, as many as half its paragraphs and items; the clause keeps its kind and
+  number (numbering checks see it as any other clause).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from buildds.schema.contracts import ClauseRole
+from buildds.transform.clauses.lines import Line
+
+__all__ = ["definitions_role", "recitals_start"]
+
+_WHEREAS = re.compile(r"^(?:\(?[A-Z0-9]{1,3}[.)]\s+)?(?:WHEREAS|Whereas)\b")
+_RECITALS_HEADING = re.compile(
+    r"^(?:RECITALS?|Recitals?|BACKGROUND|Background|PRELIMINARY\s+STATEMENTS?|"
+    r"Preliminary\s+Statements?|WITNESSETH|Witnesseth|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H)"
+    r"\s*[:.\-–—]?$")
+_DEF_TERM = r"(?:definitions?|defined\s+terms|interpretation)"
+_DEF_HEADING = re.compile(
+    rf"^{_DEF_TERM}(?:\s*(?:and|&|;|,)\s*(?:{_DEF_TERM}|(?:rules\s+of\s+)?construction))?$"
+    r"|^(?:[^\s。、]{1,12}の)?定義(?:等|及び解釈)?$", re.IGNORECASE)
+_DEF_LINE = re.compile(
+    r"[\"“][^\"”\n]{1,80}[\"”]\s*(?:shall\s+)?(?:means?|includes?|refers?|has\s+the\s+meaning)\b"
+    r"|「[^」\n]{1,40}」とは[^\n。]*?(?:をいう|を意味する|のことをいう)")
+
+
+def recitals_start(lines: Sequence[Line], begin: int, end: int) -> tuple[int, bool] | None:
+    """The first recitals line in ``lines[begin:end]`` (an English preamble) and whether it
+    is a bare heading (``RECITALS``), or None."""
+    for i in range(begin, end):
+        det = lines[i].det
+        if _WHEREAS.match(det):
+            return i, False
+        if _RECITALS_HEADING.match(det) and i + 1 < end:
+            return i, True
+    return None
+
+
+def definitions_role(kind: str, heading: str | None, units: Sequence[str]) -> ClauseRole | None:
+    """``"definitions"`` for a definitions article/section (see the module docstring)."""
+    if kind not in ("article", "section"):
+        return None
+    if heading and _DEF_HEADING.match(heading.strip().rstrip(".:")):
+        return "definitions"
+    # PDF lines may glue several definitions into one unit: count definitions, not units
+    hits = sum(len(_DEF_LINE.findall(u)) for u in units)
+    if hits >= 3 and hits * 2 >= len(units):
+        return "definitions"
+    return None
