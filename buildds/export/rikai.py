@@ -72,8 +72,8 @@ FIELD_DOCS = {
     "number": "article number (第３条 → 3); empty for preambles, signatures …",
     "number_text": "the number as printed (第３条, Section 2)",
     "heading": "the article heading (完成後の検査)",
-    "kind": ("article, section, preamble, recitals (WHEREAS …), signature, appendix, "
-             "supplementary or other"),
+    "kind": ("article, section, cover (an English title page), preamble, recitals "
+             "(WHEREAS …), signature, appendix, supplementary or other"),
     "role": "definitions for the definitions article/section (定義, Definitions), else empty",
     "page": "first page of the clause (PDF, scans)",
     "text": "the clause as given to a model: number, heading, then the body",

@@ -138,8 +138,8 @@ class ContractDocument(Frozen):
         return out
 
 
-ClauseKind = Literal["article", "section", "preamble", "recitals", "signature", "appendix",
-                     "supplementary", "other"]
+ClauseKind = Literal["article", "section", "cover", "preamble", "recitals", "signature",
+                     "appendix", "supplementary", "other"]
 #: what a clause is for, beyond its kind: ``definitions`` (the definitions article/section)
 ClauseRole = Literal["definitions"]
 

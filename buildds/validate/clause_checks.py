@@ -107,7 +107,7 @@ def _outside(source: str, clauses: Sequence[Clause]) -> list[ClauseFlag]:
     flags: list[ClauseFlag] = []
     has_clauses = any(c.kind in _NUMBERED for c in clauses)
     for k, c in enumerate(clauses):
-        if c.kind in ("preamble", "recitals", "signature"):
+        if c.kind in ("cover", "preamble", "recitals", "signature"):
             lines = [ln.strip() for ln in c.text.splitlines()]
             hits = [ln for ln in lines if _HEADING_LIKE.match(ln) and not _ENDS_PAGE.search(ln)
                     and not _DOT_LEADER.search(ln)]  # a TOC entry in the preamble is fine

@@ -1,7 +1,7 @@
-"""Recitals and definitions clauses (:mod:`buildds.transform.clauses.roles`) on documents
+"""Cover pages, recitals and definitions clauses (:mod:`buildds.transform.clauses.roles`) on documents
 written here: a Word agreement with a ``RECITALS`` heading and a ``Definitions`` clause, a
 PDF with ``WHEREAS`` lines and an unheaded clause of ``"X" means`` lines, a Japanese
-contract with 第1条（定義）."""
+contract with 第1条（定義）, PDFs whose first page is (or is not) a cover."""
 
 from __future__ import annotations
 
@@ -97,3 +97,32 @@ def test_definitions_role_rules() -> None:
     assert definitions_role("section", None, [*means, "x", "y", "z", "w"]) is None  # a minority
     ja = ["「甲」とは、売主をいう。", "「乙」とは、買主をいう。", "「物件」とは、別紙の物をいう。"]
     assert definitions_role("article", None, ja) == "definitions"
+
+
+def _cover_pdf(path: Path, cover: list[str]) -> Path:
+    """A first page holding ``cover`` (filled with blank rows to the end of the page), then the
+    agreement."""
+    body = "Helvetica", 10.0, 72.0
+    rows = [(*body, t) for t in cover] + [(*body, "")] * (45 - len(cover))
+    rows += [(*body, ("This Services Agreement is made on 1 May 2026 between Acme Ltd, a "
+                      "company registered in England, and Beta Ltd.")),
+             ("Helvetica-Bold", 11, 72, "1. Services"),
+             (*body, "Acme shall provide the services."),
+             ("Helvetica-Bold", 11, 72, "2. Fees"),
+             (*body, "Beta shall pay the fees.")]
+    return _pdf(path, rows)
+
+
+def test_pdf_first_page_cover_and_long_first_page_no_cover(tmp_path: Path) -> None:
+    clauses = clauses_of(_cover_pdf(tmp_path / "c.pdf", [
+        "SERVICES AGREEMENT", "between", "ACME LTD", "and", "BETA LTD", "Dated 1 May 2026"]))
+    assert [c.kind for c in clauses] == ["cover", "preamble", "section", "section"]
+    assert clauses[0].text.splitlines() == ["SERVICES AGREEMENT", "between", "ACME LTD", "and",
+                                            "BETA LTD", "Dated 1 May 2026"]
+    assert clauses[0].page == 1 and clauses[1].page == 2
+    assert clauses[1].text.startswith("This Services Agreement is made")
+    assert check_clauses(clauses) == []
+    # a first page with a sentence longer than a cover line is not a cover
+    long_line = "This page explains at some length what the parties intend to do together " * 2
+    clauses = clauses_of(_cover_pdf(tmp_path / "n.pdf", ["SERVICES AGREEMENT", long_line]))
+    assert [c.kind for c in clauses] == ["preamble", "section", "section"]

@@ -21,8 +21,9 @@ Clause boundaries:
   keep the numbering going forward (``last < N <= last + 3``: numbered lists inside a section
   restart at 1 and are not sections); table-of-contents lines (``3.0 OWNERSHIP 8``) are skipped.
 * Everything before the first clause is the ``preamble``; in an English one, the recitals
-  (``WHEREAS …``, or under ``RECITALS`` / ``BACKGROUND``) are a ``recitals`` clause
-  (:mod:`.roles`); in the last clause, the first
+  (``WHEREAS …``, or under ``RECITALS`` / ``BACKGROUND``) are a ``recitals`` clause and
+  short title / parties lines before its TOC or filling its first PDF page a ``cover``
+  clause (:mod:`.roles`); in the last clause, the first
   signature line (``以上``, ``…を証するため``, ``本書２通``, a date line, ``甲：``/``住所``,
   ``IN WITNESS WHEREOF``) starts the ``signature`` clause.
 
@@ -42,7 +43,7 @@ the signature; a ``Definitions`` / ``Interpretation`` / ``定義`` clause (or on
 The package: :mod:`.lines` (blocks → the lines the rules read, ``document_text``),
 :mod:`.structure` (TOC lines, paragraph ends, heading fonts),
 :mod:`.japanese` and :mod:`.english` (where clauses start, per language), :mod:`.roles`
-(recitals, definitions), :mod:`.split`
+(cover, recitals, definitions), :mod:`.split`
 (:func:`split_clauses`: starts → :class:`Clause` records).
 """
 

@@ -1,5 +1,10 @@
-"""What some clauses are, beyond their numbering: an English agreement's **recitals** and the
-**definitions** clause.
+"""What some clauses are, beyond their numbering: an English agreement's **cover** page and
+**recitals**, and the **definitions** clause.
+
+* :func:`cover_end` — an English preamble opening with at least two short lines (title,
+  parties, date: each at most :data:`COVER_LINE_CHARS` characters, at most
+  :data:`COVER_MAX_LINES` of them) that stop at a table of contents or, in a PDF, at the end of
+  the first page, before more preamble text: those lines are the ``cover`` clause.
 
 * :func:`recitals_start` — in an English preamble, the line where the recitals begin: a
   ``WHEREAS`` / ``(A) WHEREAS`` line, or a heading alone on its line (``RECITALS``,
@@ -21,7 +26,12 @@ from collections.abc import Sequence
 from buildds.schema.contracts import ClauseRole
 from buildds.transform.clauses.lines import Line
 
-__all__ = ["definitions_role", "recitals_start"]
+__all__ = ["COVER_LINE_CHARS", "COVER_MAX_LINES", "cover_end", "definitions_role",
+           "recitals_start"]
+
+#: a cover page's lines are short, and few
+COVER_LINE_CHARS = 100
+COVER_MAX_LINES = 20
 
 _WHEREAS = re.compile(r"^(?:\(?[A-Z0-9]{1,3}[.)]\s+)?(?:WHEREAS|Whereas)\b")
 _RECITALS_HEADING = re.compile(
@@ -35,6 +45,20 @@ _DEF_HEADING = re.compile(
 _DEF_LINE = re.compile(
     r"[\"“][^\"”\n]{1,80}[\"”]\s*(?:shall\s+)?(?:means?|includes?|refers?|has\s+the\s+meaning)\b"
     r"|「[^」\n]{1,40}」とは[^\n。]*?(?:をいう|を意味する|のことをいう)")
+
+
+def cover_end(lines: Sequence[Line], end: int, toc: set[int]) -> int | None:
+    """Where the cover page of an English preamble ``lines[0:end]`` ends (the first line
+    after it), or None (see the module docstring)."""
+    stop = min((i for i in toc if i < end), default=None)
+    page = lines[0].block.page if lines else None
+    if stop is None and page is not None:
+        stop = next((i for i in range(end) if lines[i].block.page != page), None)
+    if stop is None or not 2 <= stop <= COVER_MAX_LINES:
+        return None
+    if any(len(lines[i].det) > COVER_LINE_CHARS for i in range(stop)):
+        return None
+    return stop
 
 
 def recitals_start(lines: Sequence[Line], begin: int, end: int) -> tuple[int, bool] | None:

@@ -23,7 +23,7 @@ from buildds.transform.clauses.lines import (
     detect_language,
     make_lines,
 )
-from buildds.transform.clauses.roles import definitions_role, recitals_start
+from buildds.transform.clauses.roles import cover_end, definitions_role, recitals_start
 from buildds.transform.clauses.structure import ends_paragraph, larger_font, toc_lines
 
 __all__ = ["Language", "split_clauses"]
@@ -63,12 +63,18 @@ def _add_signature(starts: list[ClauseStart], lines: Sequence[Line], lang: str) 
 def _add_preamble(starts: list[ClauseStart], first_line: list[int], lines: Sequence[Line],
                   lang: str) -> None:
     """Lines before the first clause are the preamble (``other`` without clauses); an
-    English preamble's recitals are their own clause."""
+    English preamble's recitals and cover page are their own clauses."""
     if not starts or first_line[0] > 0:
         starts.insert(0, ClauseStart(0, "preamble" if starts else "other"))
         first_line.insert(0, 0)
     if lang == "en" and starts[0].kind == "preamble":
         _add_recitals(starts, first_line, lines)
+        end = first_line[1] if len(first_line) > 1 else len(lines)
+        cover = cover_end(lines, end, toc_lines(lines)) if starts[0].kind == "preamble" else None
+        if cover is not None:
+            starts[0] = ClauseStart(0, "cover")
+            starts.insert(1, ClauseStart(cover, "preamble"))
+            first_line.insert(1, cover)
 
 
 def _add_recitals(starts: list[ClauseStart], first_line: list[int],
@@ -193,7 +199,7 @@ def split_clauses(
                 and not s.body and len(body_lines[0][1]) <= 80
                 and body_lines[0][1].upper() == body_lines[0][1]):
             heading = body_lines.pop(0)[1]
-        if s.kind == "signature":  # names, addresses, dates: one unit per line
+        if s.kind in ("signature", "cover"):  # names, addresses, dates: one unit per line
             units = [("para", [text]) for _, text in body_lines]
         else:
             units = _units(body_lines, lang, end_of)
