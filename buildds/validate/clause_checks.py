@@ -17,8 +17,8 @@ code                     when
 ``numbering_gap``        article (or section) numbers that skip: 第1条 then 第3条, or the
                          first one is not 1 (article 1 fell into the preamble)
 ``numbering_duplicate``  the same article (section) number twice (two 第2条)
-``outside_clause``       the cover, preamble, recitals or signature holding lines that look like clause
-                         headings (``第5条…``, ``5. Term``), or a non-clause part (kind
+``outside_clause``       the cover, preamble, recitals or signature holding lines that look
+                         like clause headings (``第5条…``, ``5. Term``), or a non-clause part (kind
                          ``other``) with text in a document that has clauses
 ``no_clauses``           a document of more than :data:`NO_CLAUSE_MIN_CHARS` characters in
                          which no clause was found
