@@ -72,7 +72,9 @@ FIELD_DOCS = {
     "number": "article number (第３条 → 3); empty for preambles, signatures …",
     "number_text": "the number as printed (第３条, Section 2)",
     "heading": "the article heading (完成後の検査)",
-    "kind": "article, section, preamble, signature, appendix, supplementary or other",
+    "kind": ("article, section, cover (an English title page), preamble, recitals "
+             "(WHEREAS …), signature, appendix, supplementary or other"),
+    "role": "definitions for the definitions article/section (定義, Definitions), else empty",
     "page": "first page of the clause (PDF, scans)",
     "text": "the clause as given to a model: number, heading, then the body",
     "input_text": "the clause as given to a model: number, heading, then the body",
@@ -137,7 +139,7 @@ def clause_features() -> Any:
         "heading": V("string"), "text": V("string"), "input_text": V("string"),
         "changed": V("bool"), "original_text": V("string"), "accepted_text": V("string"),
         "page": V("int32"), "block_start": V("int32"), "block_end": V("int32"),
-        "sha256": V("string"), **span_features(datasets),
+        "sha256": V("string"), **span_features(datasets), "role": V("string"),
     })
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "ClassificationItem",
     "Clause",
     "ClauseKind",
+    "ClauseRole",
     "ClauseRow",
     "Comment",
     "ContractDocument",
@@ -137,8 +138,10 @@ class ContractDocument(Frozen):
         return out
 
 
-ClauseKind = Literal["article", "section", "preamble", "signature", "appendix",
-                     "supplementary", "other"]
+ClauseKind = Literal["article", "section", "cover", "preamble", "recitals", "signature",
+                     "appendix", "supplementary", "other"]
+#: what a clause is for, beyond its kind: ``definitions`` (the definitions article/section)
+ClauseRole = Literal["definitions"]
 
 
 class Clause(Frozen):
@@ -164,6 +167,8 @@ class Clause(Frozen):
     #: for .docx with revisions: the clause in the original view, and whether it changed
     original_text: str | None = None
     changed: bool = False
+    #: ``definitions`` for the definitions clause (it keeps its kind and number)
+    role: ClauseRole | None = None
 
 
 # --------------------------------------------------------------------------- transform → export
@@ -205,6 +210,8 @@ class ClauseRow:
     #: the clause's items (号) and each one's ``[start, end)`` in the same text (None: not found)
     items: tuple[str, ...] = ()
     item_spans: tuple[tuple[int, int] | None, ...] = ()
+    #: ``definitions`` for the definitions clause, else None
+    role: ClauseRole | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The row as ``clauses.jsonl`` and the ``clauses`` export hold it."""
@@ -219,6 +226,7 @@ class ClauseRow:
             "char_end": self.char_end, "items": list(self.items),
             "item_starts": [s[0] if s else None for s in self.item_spans],
             "item_ends": [s[1] if s else None for s in self.item_spans],
+            "role": self.role,
         }
 
 

@@ -17,8 +17,8 @@ code                     when
 ``numbering_gap``        article (or section) numbers that skip: 第1条 then 第3条, or the
                          first one is not 1 (article 1 fell into the preamble)
 ``numbering_duplicate``  the same article (section) number twice (two 第2条)
-``outside_clause``       the preamble or the signature holding lines that look like clause
-                         headings (``第5条…``, ``5. Term``), or a non-clause part (kind
+``outside_clause``       the cover, preamble, recitals or signature holding lines that look
+                         like clause headings (``第5条…``, ``5. Term``), or a non-clause part (kind
                          ``other``) with text in a document that has clauses
 ``no_clauses``           a document of more than :data:`NO_CLAUSE_MIN_CHARS` characters in
                          which no clause was found
@@ -107,7 +107,7 @@ def _outside(source: str, clauses: Sequence[Clause]) -> list[ClauseFlag]:
     flags: list[ClauseFlag] = []
     has_clauses = any(c.kind in _NUMBERED for c in clauses)
     for k, c in enumerate(clauses):
-        if c.kind in ("preamble", "signature"):
+        if c.kind in ("cover", "preamble", "recitals", "signature"):
             lines = [ln.strip() for ln in c.text.splitlines()]
             hits = [ln for ln in lines if _HEADING_LIKE.match(ln) and not _ENDS_PAGE.search(ln)
                     and not _DOT_LEADER.search(ln)]  # a TOC entry in the preamble is fine

@@ -93,12 +93,16 @@ def english_agreement_docx(path: Path, *, dot_leaders: bool = False) -> Path:
 def test_english_docx_toc_numbering_schedules(tmp_path: Path, dot_leaders: bool) -> None:
     clauses = clauses_of(english_agreement_docx(tmp_path / "a.docx", dot_leaders=dot_leaders))
     kinds = [c.kind for c in clauses]
-    assert kinds == ["preamble", "section", "section", "section", "section", "signature",
-                     "appendix", "appendix"]
+    assert kinds == ["cover", "preamble", "recitals", "section", "section", "section",
+                     "section", "signature", "appendix", "appendix"]
     assert numbered(clauses) == [(1, "Definitions"), (2, "Term and termination"),
                                  (3, "Fees and payment"), (4, "Confidentiality")]
-    pre = clauses[0]
-    assert "Contents" in pre.text and "WHEREAS" in pre.text  # TOC and recitals: preamble
+    cover = clauses.pop(0)
+    assert cover.text == "SERVICES AGREEMENT\nbetween Acme Limited and Beta Limited"
+    pre, recitals = clauses[0], clauses.pop(1)
+    assert pre.text.startswith("Contents") and "WHEREAS" not in pre.text  # TOC: preamble
+    assert recitals.text == "WHEREAS the Customer wishes to buy the Services from the Supplier."
+    assert [c.role for c in clauses] == [None, "definitions", None, None, None, None, None, None]
     definitions = clauses[1]
     assert definitions.paragraphs[0].startswith("1.1 ")
     assert definitions.items == ("(a) Services: the services set out in Schedule 1;",

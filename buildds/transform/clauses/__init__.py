@@ -20,7 +20,10 @@ Clause boundaries:
   otherwise ``1.`` / ``1.0`` / ``Section 2`` headings that start with a capital letter and
   keep the numbering going forward (``last < N <= last + 3``: numbered lists inside a section
   restart at 1 and are not sections); table-of-contents lines (``3.0 OWNERSHIP 8``) are skipped.
-* Everything before the first clause is the ``preamble``; in the last clause, the first
+* Everything before the first clause is the ``preamble``; in an English one, the recitals
+  (``WHEREAS …``, or under ``RECITALS`` / ``BACKGROUND``) are a ``recitals`` clause and
+  short title / parties lines before its TOC or filling its first PDF page a ``cover``
+  clause (:mod:`.roles`); in the last clause, the first
   signature line (``以上``, ``…を証するため``, ``本書２通``, a date line, ``甲：``/``住所``,
   ``IN WITNESS WHEREOF``) starts the ``signature`` clause.
 
@@ -33,11 +36,14 @@ PDF lines that stop short of the column end their unit (and make ``第一条 定
 with its body on the next line); without numbered headings, English documents are cut at
 their heading-styled (Word) or larger-font (PDF) lines, then at ALL-CAPS lines; a Word
 paragraph numbered ``Schedule %1`` is an appendix; an execution block after the schedules is
-the signature. :mod:`buildds.validate.clause_checks` flags what still looks wrong.
+the signature; a ``Definitions`` / ``Interpretation`` / ``定義`` clause (or one made of
+``"X" means …`` lines) has ``role="definitions"`` and keeps its number.
+:mod:`buildds.validate.clause_checks` flags what still looks wrong.
 
 The package: :mod:`.lines` (blocks → the lines the rules read, ``document_text``),
 :mod:`.structure` (TOC lines, paragraph ends, heading fonts),
-:mod:`.japanese` and :mod:`.english` (where clauses start, per language), :mod:`.split`
+:mod:`.japanese` and :mod:`.english` (where clauses start, per language), :mod:`.roles`
+(cover, recitals, definitions), :mod:`.split`
 (:func:`split_clauses`: starts → :class:`Clause` records).
 """
 

@@ -23,6 +23,7 @@ from buildds.transform.clauses.lines import (
     detect_language,
     make_lines,
 )
+from buildds.transform.clauses.roles import cover_end, definitions_role, recitals_start
 from buildds.transform.clauses.structure import ends_paragraph, larger_font, toc_lines
 
 __all__ = ["Language", "split_clauses"]
@@ -57,6 +58,40 @@ def _add_signature(starts: list[ClauseStart], lines: Sequence[Line], lang: str) 
         if _is_signature(lines[i].det, lang):
             starts.insert(k + 1, ClauseStart(i, "signature"))
             return
+
+
+def _add_preamble(starts: list[ClauseStart], first_line: list[int], lines: Sequence[Line],
+                  lang: str) -> None:
+    """Lines before the first clause are the preamble (``other`` without clauses); an
+    English preamble's recitals and cover page are their own clauses."""
+    if not starts or first_line[0] > 0:
+        starts.insert(0, ClauseStart(0, "preamble" if starts else "other"))
+        first_line.insert(0, 0)
+    if lang == "en" and starts[0].kind == "preamble":
+        _add_recitals(starts, first_line, lines)
+        end = first_line[1] if len(first_line) > 1 else len(lines)
+        cover = cover_end(lines, end, toc_lines(lines)) if starts[0].kind == "preamble" else None
+        if cover is not None:
+            starts[0] = ClauseStart(0, "cover")
+            starts.insert(1, ClauseStart(cover, "preamble"))
+            first_line.insert(1, cover)
+
+
+def _add_recitals(starts: list[ClauseStart], first_line: list[int],
+                  lines: Sequence[Line]) -> None:
+    """Cut the English preamble's recitals (:func:`recitals_start`) into their own clause."""
+    end = first_line[1] if len(first_line) > 1 else len(lines)
+    found = recitals_start(lines, first_line[0], end)
+    if found is None:
+        return
+    i, bare = found
+    start = ClauseStart(i, "recitals", heading=lines[i].text if bare else None,
+                        heading_line=i if bare else None)
+    if i == first_line[0]:
+        starts[0] = start
+    else:
+        starts.insert(1, start)
+        first_line.insert(1, i)
 
 
 def _units(body_lines: Sequence[tuple[Line, str]], lang: str,
@@ -128,9 +163,7 @@ def split_clauses(
     end_of = {id(ln): e for ln, e in zip(lines, ends, strict=True)}
     _add_signature(starts, lines, lang)
     first_line = [int(s.extra.get("start", s.line)) for s in starts]  # type: ignore[call-overload]
-    if not starts or first_line[0] > 0:
-        starts.insert(0, ClauseStart(0, "preamble" if starts else "other"))
-        first_line.insert(0, 0)
+    _add_preamble(starts, first_line, lines, lang)
 
     clauses: list[Clause] = []
     for k, s in enumerate(starts):
@@ -166,7 +199,7 @@ def split_clauses(
                 and not s.body and len(body_lines[0][1]) <= 80
                 and body_lines[0][1].upper() == body_lines[0][1]):
             heading = body_lines.pop(0)[1]
-        if s.kind == "signature":  # names, addresses, dates: one unit per line
+        if s.kind in ("signature", "cover"):  # names, addresses, dates: one unit per line
             units = [("para", [text]) for _, text in body_lines]
         else:
             units = _units(body_lines, lang, end_of)
@@ -188,6 +221,7 @@ def split_clauses(
                 char_span=(spans[pos_start][0], spans[pos_end][1]),
                 original_text=_original_text(seg_blocks) if changed else None,
                 changed=changed,
+                role=definitions_role(s.kind, heading, joined),
             )
         )
     return clauses

@@ -95,5 +95,6 @@ def clause_table(docs_and_clauses: Iterable[tuple[ContractDocument, Sequence[Cla
                 char_start=c.char_span[0] if c.char_span else None,
                 char_end=c.char_span[1] if c.char_span else None,
                 items=c.items, item_spans=tuple(item_spans(text, c.char_span, c.items)),
+                role=c.role,
             ))
     return rows
