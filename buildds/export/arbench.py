@@ -29,6 +29,7 @@ from typing import Any
 
 from buildds import __version__
 from buildds.errors import ExportError
+from buildds.export.arrow_rows import dataset_dict_of_tables, rows_table
 from buildds.export.common import (
     ExportedDataset,
     check_unique_ids,
@@ -40,7 +41,6 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
-from buildds.export.arrow_rows import dataset_dict_of_tables, rows_table
 from buildds.inject_errors.arbench_rows import TASKS, task_rows
 from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging

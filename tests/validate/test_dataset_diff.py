@@ -9,7 +9,6 @@ skipped when absent; the contracts from the bundled sample .docx)."""
 from __future__ import annotations
 
 import re
-
 import shutil
 from pathlib import Path
 

@@ -233,7 +233,7 @@ def test_a_failed_request_is_never_scored_by_the_peers(export, tmp_path, monkeyp
         acc = {k: v.value for k, v in log.results.scores[0].metrics.items()}["accuracy"]
         assert acc == pytest.approx(metrics["accuracy"], abs=1e-6)
 
-        with pytest.raises(Exception) as stopped:  # noqa: B017 - lm-eval re-raises the error
+        with pytest.raises(Exception) as stopped:
             lm_eval.simple_evaluate(
                 model="local-chat-completions",
                 model_args=f"model=m,base_url={server.base_url}/chat/completions,"
