@@ -49,6 +49,7 @@ from buildds.jobs.judgments_inputs import (
     detect_format,
     read_inputs,
     sha256_regular,
+    take_records,
 )
 from buildds.jobs.judgments_jp import (
     JP_NOTES,
@@ -62,13 +63,11 @@ from buildds.jobs.judgments_review import apply_review, review_options
 from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
-    ExtractReject,
     FailedInput,
     InjectionCounts,
     InjectReject,
     JudgmentsReport,
     NormalRowReject,
-    ParseCoverage,
     ProfileSummary,
     ValidationReject,
 )
@@ -251,17 +250,7 @@ def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable
         except ExtractError as exc:  # unreadable half-way: the file counts as failed
             report.failed.append(FailedInput(path=found.name, error=exc.message))
             continue
-        for r in got:
-            run.reject(ExtractReject(reason=r.reason, message=r.message, source=r.source,
-                                     id=r.id, line=r.line, dataset=r.dataset))
-        if not mine:
-            why = Counter(str(r.reason) for r in got)
-            report.failed.append(FailedInput(path=found.name, error=(
-                f"no usable judgment: all {len(got)} records rejected ("
-                + ", ".join(f"{k} {n}" for k, n in sorted(why.items())) + ")")))
-        report.parsed[found.name] = len(mine)
-        report.coverage[found.name] = ParseCoverage.of(mine)
-        judgments.extend(mine)
+        take_records(run, found.name, mine, got, judgments)
         advance(len(mine))
     report.rejected = dict(sorted(Counter(r["reason"] for r in run.rejects.rows).items()))
     return judgments

@@ -21,14 +21,16 @@ from buildds.schema.judgments_report import (
     FailedInput,
     InputEntry,
     JudgmentsReport,
+    ParseCoverage,
     RunReject,
 )
 
 if TYPE_CHECKING:
     from buildds.extract.judgments import JudgmentInput
+    from buildds.schema.judgments import Judgment, JudgmentReject
 
 __all__ = ["LAW_FILE", "JudgmentsRun", "check_options", "detect_format", "read_inputs",
-           "sha256_regular"]
+           "sha256_regular", "take_records"]
 
 LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
 
@@ -132,3 +134,23 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
             path=found.name, format=found.format, sha256=found.sha256,
             encoding=found.encoding.name, encoding_from=found.encoding.found_by))
     return probed
+
+
+def take_records(run: JudgmentsRun, name: str, mine: list[Judgment],
+                 got: Sequence[JudgmentReject], judgments: list[Judgment]) -> None:
+    """What one input gave, into the run: its rejects, a failed input when it gave no
+    judgment, its counts and coverage, and its judgments appended to ``judgments``."""
+    from collections import Counter
+
+    report = run.report
+    for r in got:
+        run.reject(ExtractReject(reason=r.reason, message=r.message, source=r.source,
+                                 id=r.id, line=r.line, dataset=r.dataset))
+    if not mine:
+        why = Counter(str(r.reason) for r in got)
+        report.failed.append(FailedInput(path=name, error=(
+            f"no usable judgment: all {len(got)} records rejected ("
+            + ", ".join(f"{k} {n}" for k, n in sorted(why.items())) + ")")))
+    report.parsed[name] = len(mine)
+    report.coverage[name] = ParseCoverage.of(mine)
+    judgments.extend(mine)

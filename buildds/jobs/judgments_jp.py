@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS
 from buildds.inject_errors.jp_profile import jp_law_files
-from buildds.schema.judgments_report import ExtractReject, FailedInput, InputEntry, ParseCoverage
+from buildds.schema.judgments_report import ExtractReject, FailedInput, InputEntry
 
 if TYPE_CHECKING:
     from buildds.jobs.judgments_inputs import JudgmentsRun
@@ -121,6 +121,7 @@ def parse_jp(run: JudgmentsRun, probed: Sequence[JpInput], advance: Callable[[in
     """Step "parse": the judgments of every input (the first ``limit`` files of each), their
     rejects, and the counts and coverage per input."""
     from buildds.extract.judgments.jp_precedent import read_jp_precedents
+    from buildds.jobs.judgments_inputs import take_records
     from buildds.schema.judgments import Judgment, JudgmentReject
 
     report, seen = run.report, dict[str, str]()
@@ -131,17 +132,7 @@ def parse_jp(run: JudgmentsRun, probed: Sequence[JpInput], advance: Callable[[in
         for record in read_jp_precedents(list(itertools.islice(found.files, run.limit)),
                                          seen=seen, max_bytes=run.max_line_bytes):
             (mine if isinstance(record, Judgment) else got).append(record)  # type: ignore[arg-type]
-        for r in got:
-            run.reject(ExtractReject(reason=r.reason, message=r.message, source=r.source,
-                                     id=r.id, line=r.line, dataset=r.dataset))
-        if not mine:
-            why = Counter(str(r.reason) for r in got)
-            report.failed.append(FailedInput(path=found.name, error=(
-                f"no usable judgment: all {len(got)} records rejected ("
-                + ", ".join(f"{k} {n}" for k, n in sorted(why.items())) + ")")))
-        report.parsed[found.name] = len(mine)
-        report.coverage[found.name] = ParseCoverage.of(mine)
-        judgments.extend(mine)
+        take_records(run, found.name, mine, got, judgments)
         advance(len(mine))
     report.rejected = dict(sorted(Counter(r["reason"] for r in run.rejects.rows).items()))
     return judgments
