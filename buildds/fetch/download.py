@@ -99,13 +99,15 @@ class Downloader:
         #: True once any request of this run got an HTTP response (the network works).
         self.reached = False
 
-    def fetch(self, url: str, target: Path, expected: str | None) -> str:
-        """Download ``url`` to ``target`` (atomically); return its sha256."""
+    def fetch(self, url: str, target: Path, expected: str | None,
+              expected_from: str | None = None) -> str:
+        """Download ``url`` to ``target`` (atomically); return its sha256. ``expected_from``
+        names where ``expected`` came from (default: the manifest) in a mismatch message."""
         attempt = 0
         while True:
             wait = self.backoff * 2 ** attempt
             try:
-                return self._once(url, target, expected)
+                return self._once(url, target, expected, expected_from)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 if not self.reached or attempt >= self.retries:
                     raise Unreachable(exc) from exc
@@ -128,7 +130,8 @@ class Downloader:
             attempt += 1
             time.sleep(wait)
 
-    def _once(self, url: str, target: Path, expected: str | None) -> str:
+    def _once(self, url: str, target: Path, expected: str | None,
+              expected_from: str | None = None) -> str:
         with self.client.stream("GET", url, headers={"User-Agent": USER_AGENT},
                                 follow_redirects=True, timeout=self.timeout) as resp:
             self.reached = True
@@ -170,6 +173,11 @@ class Downloader:
                         and int(declared) != size):
                     raise _Retryable(f"truncated body ({size} of {declared} bytes)")
                 sha = digest.hexdigest()
+                if expected and sha != expected and expected_from:
+                    raise Refused(
+                        f"changed since {expected_from}: sha256 was {expected}, the server now "
+                        f"sends {sha}; nothing was written. If the Ministry replaced the file "
+                        f"on purpose, run again with --update-lock")
                 if expected and sha != expected:
                     raise Refused(
                         f"checksum mismatch: the downloaded file has sha256 {sha[:12]}…, the "

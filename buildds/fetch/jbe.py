@@ -22,6 +22,7 @@ from buildds.fetch.download import (
     is_pdf,
     redact,
 )
+from buildds.fetch.lock import LOCK_NAME, LockEntry, read_lock, write_lock
 from buildds.fetch.manifest import (
     ManifestEntry,
     default_manifest_path,
@@ -103,8 +104,12 @@ class _FetchRun:
     to record, and how many files in a row could not connect."""
 
     def __init__(self, down: Downloader, result: FetchResult, mirror: str | None,
-                 recorded: dict[tuple[int, str, str], str]):
+                 recorded: dict[tuple[int, str, str], str],
+                 lock: dict[str, LockEntry], update_lock: bool = False):
         self.down = down
+        self.lock = dict(lock)
+        self.locked_before = dict(lock)
+        self.update_lock = update_lock
         self.result = result
         self.mirror = mirror
         self.recorded = recorded
@@ -113,6 +118,26 @@ class _FetchRun:
 
     def fail(self, e: ManifestEntry, url: str | None, reason: str) -> None:
         self.result.failed.append(FetchFailure(e.rel, url, reason))
+
+    def expected_sha(self, e: ManifestEntry) -> tuple[str | None, str | None]:
+        """The sha256 the file must have and where it comes from (None: the manifest).
+        A sha256 in the manifest always wins; then the lock file (unless ``--update-lock``);
+        then a checksum an earlier run recorded in ``<dest>/manifest.json``."""
+        if e.sha256:
+            return e.sha256, None
+        locked = self.lock.get(e.rel)
+        if locked and not self.update_lock:
+            return locked.sha256, f"the lock file {LOCK_NAME}"
+        if self.update_lock:
+            return None, None
+        return self.recorded.get(e.key), None
+
+    def record_lock(self, e: ManifestEntry, target: Path, sha: str, url: str | None) -> None:
+        """Record ``target`` in the lock; note a replaced entry (only ``--update-lock``)."""
+        old = self.lock.get(e.rel)
+        if old and old.sha256 != sha:
+            self.result.lock_changes.append(f"{e.rel}: sha256 {old.sha256} -> {sha}")
+        self.lock[e.rel] = LockEntry(sha, target.stat().st_size, url or (old.url if old else None))
 
     def already_present(self, e: ManifestEntry, target: Path, expected: str | None) -> bool:
         """Whether ``target`` is present and verified (then it is skipped)."""
@@ -138,8 +163,12 @@ class _FetchRun:
         unreachable network at the first request raises :class:`FetchError`."""
         dest = self.result.dest
         target = dest / e.rel
-        expected = e.sha256 or self.recorded.get(e.key)
-        if self.already_present(e, target, expected):
+        expected, expected_from = self.expected_sha(e)
+        # --update-lock downloads every locked file with a URL again, to accept what the
+        # server sends now
+        force = self.update_lock and e.rel in self.lock and bool(e.url)
+        if not force and self.already_present(e, target, expected):
+            self.record_lock(e, target, expected or sha256_file(target), e.url)
             return
         if not e.url:
             self.fail(e, None, f"no known URL — place the file by hand at {target}")
@@ -151,7 +180,7 @@ class _FetchRun:
                                 "again later, or place the file by hand")
             return
         try:
-            sha = self.down.fetch(url, target, expected)
+            sha = self.down.fetch(url, target, expected, expected_from)
         except Unreachable as exc:
             if not self.down.reached:
                 todo = [w for w in wanted[i:] if not (dest / w.rel).is_file()]
@@ -163,11 +192,17 @@ class _FetchRun:
             return
         except Refused as exc:
             self.unreachable_in_a_row = 0
-            self.fail(e, shown, str(exc))
+            reason = str(exc)
+            if e.inferred and reason.startswith(("HTTP 404", "HTTP 410")):
+                reason = (f"inferred URL not found ({reason}): this URL was derived from the "
+                          f"ministry's numbering, not seen published; find the real one on "
+                          f"moj.go.jp or place the file by hand at {target}")
+            self.fail(e, shown, reason)
             return
         self.unreachable_in_a_row = 0
         self.result.downloaded.append(FetchedFile(e.rel, shown, sha))
         self.updates[e.key] = (e, sha)
+        self.record_lock(e, target, sha, e.url)
         log.info("fetched %s (sha256 %s…)", e.rel, sha[:12])
 
 
@@ -185,6 +220,7 @@ def fetch_jbe(
     retries: int = 3,
     backoff: float = 1.0,
     max_wait: float = 120.0,
+    update_lock: bool = False,
 ) -> FetchResult:
     """Download the bar-exam PDFs of ``years`` into ``dest/<year>/<subject>-<kind>.pdf``.
 
@@ -196,6 +232,11 @@ def fetch_jbe(
     Per-file failures are returned in :attr:`FetchResult.failed` (and logged as warnings);
     an unreachable network, an unusable manifest or years the manifest does not cover raise
     :class:`~buildds.errors.FetchError`.
+
+    ``<dest>/jbe.lock.json`` (:mod:`buildds.fetch.lock`) records the sha256 and size of every
+    file on first download; later runs verify against it, and a file the server now sends
+    differently fails naming both sha256. ``update_lock`` downloads the locked files again
+    and accepts what the server sends (listed in :attr:`FetchResult.lock_changes`).
     """
     manifest_path = Path(manifest) if manifest is not None else default_manifest_path()
     if not manifest_path.exists():
@@ -207,6 +248,8 @@ def fetch_jbe(
     dest = Path(dest)
     dest_manifest = dest / "manifest.json"
     recorded = _recorded_checksums(dest_manifest)
+    lock_path = dest / LOCK_NAME
+    lock = read_lock(lock_path)
 
     mirror = os.environ.get(MIRROR_ENV, "").strip() or None
     result = FetchResult(dest=dest, manifest=manifest_path)
@@ -215,7 +258,7 @@ def fetch_jbe(
                                   timeout=timeout)
     down = Downloader(http, timeout=timeout, retries=max(0, retries), backoff=backoff,
                       max_wait=max_wait)
-    run = _FetchRun(down, result, mirror, recorded)
+    run = _FetchRun(down, result, mirror, recorded, lock, update_lock)
     try:
         for i, e in enumerate(wanted):
             run.fetch(i, e, wanted, manifest_path)
@@ -224,4 +267,6 @@ def fetch_jbe(
             http.close()
         if result.downloaded or (dest_manifest.exists() and run.updates):
             write_dest_manifest(dest_manifest, source_top, run.updates)
+        if run.lock != run.locked_before:
+            write_lock(lock_path, run.lock)
     return result

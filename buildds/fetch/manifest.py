@@ -29,6 +29,8 @@ class ManifestEntry:
     url: str | None
     sha256: str | None
     raw: dict[str, Any]
+    #: the URL was inferred from the ministry's numbering, not seen published
+    inferred: bool = False
 
     @property
     def key(self) -> tuple[int, str, str]:
@@ -84,8 +86,8 @@ def load_manifest(path: Path) -> tuple[dict[str, Any], list[ManifestEntry]]:
             raise FetchError(f"{where}: unknown subject {subject!r}", source=str(path))
         if kind not in _KIND_ORDER:
             raise FetchError(f"{where}: unknown kind {kind!r} (mondai or seito)", source=str(path))
-        entry = ManifestEntry(year, subject, kind, e.get("official_url") or None, e.get("sha256") or None,
-                       dict(e))
+        entry = ManifestEntry(year, subject, kind, e.get("official_url") or None,
+                              e.get("sha256") or None, dict(e), inferred=e.get("inferred") is True)
         # The target path is always derived from year/subject/kind (the layout that
         # extract/jbe/raw.py reads); a manifest path that disagrees is an error, never a place
         # to write to.

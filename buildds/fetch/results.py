@@ -33,6 +33,12 @@ class FetchResult:
     downloaded: list[FetchedFile] = field(default_factory=list)
     skipped: list[FetchedFile] = field(default_factory=list)
     failed: list[FetchFailure] = field(default_factory=list)
+    #: ``<path>: sha256 <old> -> <new>`` for every lock entry ``--update-lock`` replaced
+    lock_changes: list[str] = field(default_factory=list)
+
+    def missing(self) -> list[str]:
+        """The failed files that are not present under ``dest`` (what a build would lack)."""
+        return [f.path for f in self.failed if not (self.dest / f.path).is_file()]
 
     def summary_line(self) -> str:
         n = len(self.downloaded)
