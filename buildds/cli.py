@@ -221,7 +221,11 @@ def fetch() -> None:
               help="Manifest of official URLs (default: data_raw/jbe/manifest.json).")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds per request.")
-def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: float) -> None:
+@click.option("--update-lock", is_flag=True,
+              help="Download the files recorded in <dest>/jbe.lock.json again and accept "
+                   "their new sha256 (when the Ministry replaced a file on purpose).")
+def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: float,
+                  update_lock: bool) -> None:
     """Download the official bar-exam PDFs with checksums.
 
     \b
@@ -231,12 +235,17 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
     from buildds.fetch import fetch_jbe
 
     try:
-        result = fetch_jbe(years=years, dest=dest, manifest=manifest, timeout=timeout)
+        result = fetch_jbe(years=years, dest=dest, manifest=manifest, timeout=timeout,
+                           update_lock=update_lock)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(result.summary_line())
     for line in result.failure_lines():
         click.echo(line, err=True)
+    for line in result.lock_changes:
+        click.echo(f"lock updated: {line}")
+    if missing := result.missing():
+        click.echo(f"missing {len(missing)} file(s): {', '.join(missing)}", err=True)
     if result.failed:
         sys.exit(1)
 

@@ -1,0 +1,153 @@
+"""The lock file ``<dest>/jbe.lock.json`` and inferred URLs, against a real HTTP server on
+127.0.0.1 (the server and helpers are those of :mod:`tests.fetch.test_jbe`)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from buildds.cli import main
+from buildds.fetch import fetch_jbe
+from buildds.safeio.hashing import sha256_bytes
+from tests.fetch.test_jbe import _no_mirror, client, make_pdf, serve_year, server, write_manifest
+
+__all__ = ["_no_mirror", "client", "server"]  # the fixtures, imported for pytest
+
+
+def read_lock(dest):
+    return json.loads((dest / "jbe.lock.json").read_text("utf-8"))["files"]
+
+
+def test_first_download_writes_the_lock(server, client, tmp_path):
+    bodies = serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    dest = tmp_path / "raw"
+
+    fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+
+    lock = read_lock(dest)
+    assert sorted(lock) == sorted(bodies)
+    for rel, body in bodies.items():
+        assert lock[rel]["sha256"] == sha256_bytes(body)
+        assert lock[rel]["size"] == len(body)
+        assert lock[rel]["url"].endswith(rel.replace("/", "-"))
+    text = (dest / "jbe.lock.json").read_text("utf-8")
+    fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+    assert (dest / "jbe.lock.json").read_text("utf-8") == text  # a second run: unchanged
+
+
+def test_second_run_verifies_present_files_against_the_lock(server, client, tmp_path):
+    serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    dest = tmp_path / "raw"
+    fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+    (dest / "manifest.json").unlink()  # only the lock is left to verify against
+    hits = server.total_hits()
+
+    result = fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+
+    assert server.total_hits() == hits
+    assert len(result.skipped) == 6 and not result.failed
+    assert {f.sha256 for f in result.skipped} == {e["sha256"] for e in read_lock(dest).values()}
+
+
+def test_changed_served_file_fails_naming_old_and_new_sha(server, client, tmp_path):
+    bodies = serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    dest = tmp_path / "raw"
+    fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+    (dest / "manifest.json").unlink()
+    new = make_pdf(999)
+    server.pdf("/content/2015-minpo-seito.pdf", new)
+    (dest / "2015/minpo-seito.pdf").unlink()  # so the run must fetch it again
+
+    result = fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+
+    (failure,) = result.failed
+    assert failure.path == "2015/minpo-seito.pdf"
+    assert "jbe.lock.json" in failure.reason and "--update-lock" in failure.reason
+    assert sha256_bytes(bodies["2015/minpo-seito.pdf"]) in failure.reason
+    assert sha256_bytes(new) in failure.reason
+    assert not (dest / "2015/minpo-seito.pdf").exists()
+    assert result.missing() == ["2015/minpo-seito.pdf"]
+    assert read_lock(dest)["2015/minpo-seito.pdf"]["sha256"] == sha256_bytes(
+        bodies["2015/minpo-seito.pdf"])
+
+
+def test_update_lock_accepts_the_change(server, client, tmp_path):
+    bodies = serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    dest = tmp_path / "raw"
+    fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+    (dest / "manifest.json").unlink()
+    new = make_pdf(999)
+    server.pdf("/content/2015-minpo-seito.pdf", new)
+
+    result = fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client,
+                       update_lock=True)
+
+    assert not result.failed
+    old = sha256_bytes(bodies["2015/minpo-seito.pdf"])
+    assert result.lock_changes == [f"2015/minpo-seito.pdf: sha256 {old} -> {sha256_bytes(new)}"]
+    assert (dest / "2015/minpo-seito.pdf").read_bytes() == new
+    assert read_lock(dest)["2015/minpo-seito.pdf"] == {
+        "sha256": sha256_bytes(new), "size": len(new),
+        "url": f"{server.base}/content/2015-minpo-seito.pdf"}
+    again = fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client)
+    assert not again.failed and len(again.skipped) == 6
+
+
+def test_manifest_sha256_is_checked_before_the_lock(server, client, tmp_path):
+    bodies = serve_year(server, 2015)
+    dest = tmp_path / "raw"
+    fetch_jbe(years=[2015], dest=dest, client=client,
+              manifest=write_manifest(tmp_path / "m.json", server.base, [2015]))
+    pins = {"2015/kenpo-mondai.pdf": "0" * 64}
+    (dest / "manifest.json").unlink()
+    (dest / "2015/kenpo-mondai.pdf").unlink()
+    manifest = write_manifest(tmp_path / "m2.json", server.base, [2015], sha=pins)
+
+    result = fetch_jbe(years=[2015], dest=dest, manifest=manifest, client=client,
+                       update_lock=True)
+
+    (failure,) = result.failed
+    assert "the manifest says" in failure.reason
+    assert sha256_bytes(bodies["2015/kenpo-mondai.pdf"])[:12] in failure.reason
+
+
+def test_inferred_url_that_404s_is_reported_as_such(server, tmp_path):
+    serve_year(server, 2015)
+    del server.routes["/content/2015-keiho-seito.pdf"]  # → 404
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    data = json.loads(manifest.read_text("utf-8"))
+    for e in data["files"]:
+        if e["path"] == "2015/keiho-seito.pdf":
+            e["inferred"] = True
+    manifest.write_text(json.dumps(data), "utf-8")
+    dest = tmp_path / "raw"
+
+    res = CliRunner().invoke(main, ["fetch", "jbe", "--years", "2015", "--dest", str(dest),
+                                    "--manifest", str(manifest), "--timeout", "5"])
+
+    assert res.exit_code == 1, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "fetched 5 files, 0 already present, 1 failed" in res.output
+    assert "2015/keiho-seito.pdf: inferred URL not found (HTTP 404" in res.output
+    assert "missing 1 file(s): 2015/keiho-seito.pdf" in res.output
+    assert "2015/keiho-seito.pdf" not in read_lock(dest)
+
+
+def test_cli_update_lock_prints_the_change(server, tmp_path):
+    serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015])
+    dest = tmp_path / "raw"
+    args = ["fetch", "jbe", "--years", "2015", "--dest", str(dest), "--manifest", str(manifest),
+            "--timeout", "5"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    server.pdf("/content/2015-kenpo-seito.pdf", make_pdf(777))
+
+    res = CliRunner().invoke(main, [*args, "--update-lock"])
+
+    assert res.exit_code == 0, res.output
+    assert "lock updated: 2015/kenpo-seito.pdf: sha256 " in res.output
