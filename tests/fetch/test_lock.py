@@ -151,3 +151,25 @@ def test_cli_update_lock_prints_the_change(server, tmp_path):
 
     assert res.exit_code == 0, res.output
     assert "lock updated: 2015/kenpo-seito.pdf: sha256 " in res.output
+
+
+def test_repo_manifest_explains_every_missing_url():
+    """No URL is guessed: each entry has a published URL, or a url_hint whose id range lies
+    between that year's last booklet id and the next year's first (computed here)."""
+    from tests.conftest import REPO
+
+    data = json.loads((REPO / "data_raw/jbe/manifest.json").read_text("utf-8"))
+    assert "content id" in data["url_scheme"]
+    ids: dict[int, list[int]] = {}
+    for e in data["files"]:
+        if e["kind"] == "mondai":
+            ids.setdefault(e["year"], []).append(int(e["official_url"].rsplit("/", 1)[1][:-4]))
+    no_url = [e for e in data["files"] if not e["official_url"]]
+    assert len(no_url) == 24
+    for e in data["files"]:
+        assert not e.get("inferred")  # nothing is inferred: the ids are not derivable
+        if e["official_url"]:
+            assert "url_hint" not in e
+            continue
+        lo, hi = max(ids[e["year"]]) + 1, min(ids[e["year"] + 1]) - 1
+        assert f"({lo:09d}–{hi:09d})" in e["url_hint"], e["path"]
