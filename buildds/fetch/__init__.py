@@ -21,14 +21,21 @@ such a file must be placed by hand) and ``sha256`` (``null`` until a first verif
   default ``--dest data_raw/jbe`` that is the source manifest itself: the first verified
   download pins the checksums there.
 
+``<dest>/jbe.lock.json`` (:mod:`.lock`) records the sha256 and size of every file on first
+download; later runs verify each file against it and fail, naming both sha256, on a file the
+server now sends differently (``update_lock=True`` / ``--update-lock`` accepts the change). A
+sha256 in the manifest is checked first. An entry marked ``"inferred": true`` whose URL
+answers 404 is reported as an inferred URL not found.
+
 When the network is unreachable (the very first request cannot connect), it stops at once
 and raises :class:`~buildds.errors.FetchError` explaining how to place the files by hand.
 
 ``BUILDDS_JBE_MIRROR`` (e.g. ``http://mirror.example/moj``) replaces the scheme and host of
 every ``official_url`` (a path in the mirror URL is prepended to the official path).
 
-Modules: :mod:`.manifest` (the manifest of official URLs), :mod:`.download` (one file, with
-retries and checks), :mod:`.jbe` (:func:`fetch_jbe`), :mod:`.results`.
+Modules: :mod:`.manifest` (the manifest of official URLs), :mod:`.lock` (the lock file),
+:mod:`.download` (one file, with retries and checks), :mod:`.jbe` (:func:`fetch_jbe`),
+:mod:`.results`.
 """
 
 from buildds.fetch.download import MIRROR_ENV, USER_AGENT
