@@ -68,6 +68,7 @@ from buildds.export.sources import card_sources, front_licence
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 from buildds.schema.jbe_build import JbeAsOf, JbeItemStatus
 from buildds.text import year_of_era
+from buildds.transform.jbe_paper import paper_comparison_markdown
 
 if TYPE_CHECKING:
     import datasets
@@ -316,8 +317,8 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "options": json_block(opts),
         "provenance_extra": json_block(extra) if extra else None,
         "validation": json_block(validation) if validation is not None else None,
-        "as_of": None,
-        "sources": sources,
+        "as_of": None, "sources": sources,
+        "paper_comparison": "\n".join(paper_comparison_markdown(items, exclusions)).strip(),
     }
 
 

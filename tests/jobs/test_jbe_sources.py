@@ -29,6 +29,10 @@ def test_sample_card_names_the_project_not_the_ministry(tmp_path):
     manifest = json.loads((SAMPLE_RAW / "manifest.json").read_text(encoding="utf-8"))
     for f in manifest["files"]:  # every source file with its sha256 and the project as author
         assert f"| `{f['path']}` | {PROJECT} | Apache-2.0 | `{f['sha256']}` |" in text
+    # no paper figures for 2025: the comparison says so, in the card and in report.md
+    for doc in (text, (tmp_path / "out" / "report.md").read_text(encoding="utf-8")):
+        assert "Compared with the paper" in doc
+        assert "the paper gives no figures for 2025" in doc
 
 
 def test_official_build_credits_the_ministry(tmp_path):
