@@ -37,6 +37,7 @@ def card_sources(provenance: dict[str, Any]) -> dict[str, Any]:
                      "publisher": str(r.get("publisher") or NOT_RECORDED),
                      "licence": str(r.get("licence") or NOT_RECORDED),
                      "url": str(r.get("url") or ""), "basis": str(r.get("basis") or ""),
+                     "format": str(r.get("format") or ""),
                      "by_project": bool(r.get("by_project"))})
     rows.sort(key=lambda r: r["path"])
     publishers: dict[tuple[str, str], int] = {}

@@ -335,7 +335,8 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging) -
 
     report = run.report
     provenance = {"code_version": report.code_version, "options": run.options,
-                  "inputs": [{"path": i.path, "sha256": i.sha256} for i in report.inputs]}
+                  "inputs": [{"path": i.path, "sha256": i.sha256, "format": i.format}
+                             for i in report.inputs]}
     try:
         export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
                        provenance=provenance, seed=run.seed, validation=report.validation,
