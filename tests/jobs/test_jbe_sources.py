@@ -25,6 +25,7 @@ def test_sample_card_names_the_project_not_the_ministry(tmp_path):
     text, front = _card(SAMPLE_RAW, tmp_path / "out", [2025])
     assert front["license"] == "apache-2.0"
     assert "written\nand typeset by the buildds project" in text
+    assert "questions written and typeset\nby the buildds project" in text  # in the intro too
     assert "© Ministry of Justice" not in text and "法務省" not in text
     manifest = json.loads((SAMPLE_RAW / "manifest.json").read_text(encoding="utf-8"))
     for f in manifest["files"]:  # every source file with its sha256 and the project as author
