@@ -33,7 +33,6 @@ from buildds.export.arrow_rows import dataset_dict_of_tables, rows_table
 from buildds.export.common import (
     ExportedDataset,
     check_unique_ids,
-    export_inputs,
     feature_rows,
     hub_front_matter,
     json_block,
@@ -41,6 +40,7 @@ from buildds.export.common import (
     require_data,
     write_export,
 )
+from buildds.export.sources import card_sources
 from buildds.inject_errors.arbench_rows import TASKS, task_rows
 from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging
@@ -185,7 +185,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
             "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in TASKS], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
-            "inputs": export_inputs(provenance),
+            "inputs": card_sources(provenance)["rows"],
             "options": json_block(provenance.get("options", {})),
             "validation": json_block(validation) if validation is not None else None,
             "review": _review_lines(review), "notes": list(notes),

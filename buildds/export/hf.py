@@ -64,9 +64,11 @@ from buildds.export.hf_as_of import (
     as_of_features,
     as_of_row,
 )
+from buildds.export.sources import card_sources, front_licence
 from buildds.schema import SUBJECTS, JbeExclusion, JbeItem
 from buildds.schema.jbe_build import JbeAsOf, JbeItemStatus
 from buildds.text import year_of_era
+from buildds.transform.jbe_paper import paper_comparison_markdown
 
 if TYPE_CHECKING:
     import datasets
@@ -280,11 +282,11 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
     extra = {k: v for k, v in provenance.items()
              if k not in ("inputs", "options", "code_version", "version")}
     n = len(items)
+    sources = card_sources(provenance)
     front_matter = hub_front_matter({
         "pretty_name": "JBE-QA (Japanese Bar Exam QA), built by buildds",
         "language": ["ja"],
-        "license": "other",
-        "license_name": "japan-moj-bar-exam-questions",
+        **front_licence(sources, "japan-moj-bar-exam-questions"),
         "task_categories": ["text-classification", "question-answering"],
         "tags": ["legal", "japanese-law", "bar-exam", "jbe-qa"],
     }, n=n + sizes.get("needs_review", {}).get("num_examples", 0), splits=splits, sizes=sizes,
@@ -315,7 +317,8 @@ def _card_context(items: list[JbeItem], exclusions: list[JbeExclusion],
         "options": json_block(opts),
         "provenance_extra": json_block(extra) if extra else None,
         "validation": json_block(validation) if validation is not None else None,
-        "as_of": None,
+        "as_of": None, "sources": sources,
+        "paper_comparison": "\n".join(paper_comparison_markdown(items, exclusions)).strip(),
     }
 
 

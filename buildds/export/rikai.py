@@ -34,7 +34,6 @@ from buildds.export.common import (
     ExportedDataset,
     check_unique_ids,
     dataset_dict,
-    export_inputs,
     feature_rows,
     hub_front_matter,
     json_block,
@@ -43,6 +42,7 @@ from buildds.export.common import (
     write_export,
 )
 from buildds.export.rikai_docs import SPAN_FIELD_DOCS, span_features, split_layout
+from buildds.export.sources import card_sources
 from buildds.schema.contracts import ClassificationItem, ClauseRow, RevisionItem
 from buildds.staging import OutputStaging
 from buildds.transform.rikai import SPLITS
@@ -182,7 +182,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in names], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
-            "inputs": export_inputs(provenance),
+            "inputs": card_sources(provenance)["rows"],
             "options": json_block(provenance.get("options", {})),
             "split_layout": split_layout(provenance.get("options", {}), task),
         }

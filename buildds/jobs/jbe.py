@@ -218,10 +218,11 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     staging = OutputStaging(out)  # every output below is swapped in at once, at the end
     if not xml_only:
         from buildds.jobs.jbe_dataset import build_jbe_dataset
+        from buildds.jobs.jbe_sources import annotate_inputs
         from buildds.transform.corrections import load_corrections
 
         provenance: dict[str, Any] = {
-            "inputs": _inputs(report.pairs),
+            "inputs": annotate_inputs(_inputs(report.pairs), raw),
             "code_version": version,
             "options": {"years": years_text(years), "subjects": subjects or list(SUBJECTS),
                         "seed": seed, "balance": list(balance)},

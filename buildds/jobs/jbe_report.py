@@ -186,6 +186,7 @@ def _pairs_section(report: JbeReport) -> list[str]:
 def _dataset_section(d: DatasetOutcome) -> list[str]:
     """Items per subject beside the seed's, excluded questions, corrections, the few-shot
     exemplars, the fingerprint and the validation report."""
+    from buildds.transform.jbe_paper import paper_comparison_markdown
     from buildds.transform.jbe_summary import SEED_COUNTS, summarize
 
     s, ref = summarize(d.items, d.exclusions), cast(dict[str, Any], SEED_COUNTS)
@@ -200,6 +201,7 @@ def _dataset_section(d: DatasetOutcome) -> list[str]:
     out += ["", f"True: {s.percent_true}% (seed: {ref['percent_true']}%). "
             f"By question type: " + ", ".join(f"{k} {v}" for k, v in
                                              s.per_question_type.items()) + ".", ""]
+    out += paper_comparison_markdown(d.items, d.exclusions, level=3)
     out += ["### Excluded questions", ""]
     out += _table(["id", "reason", "why", "source", "page"],
                   [[e.id, e.reason, e.message, e.source, e.page or ""] for e in d.exclusions])

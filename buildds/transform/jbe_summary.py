@@ -7,16 +7,20 @@ from collections.abc import Iterable
 
 from buildds.schema import JbeExclusion, JbeItem
 from buildds.schema.jbe_build import JbeItemsSummary
+from buildds.transform.jbe_paper import paper_figures
 
 __all__ = ["SEED_COUNTS", "summarize"]
 
-#: JBE-QA's published figures (seed 001, sections 2.3 and 2.5), for comparison only.
+#: JBE-QA's published figures (seed 001, sections 2.3 and 2.5), for comparison only: read
+#: from ``jbe_paper_figures.yaml`` (:func:`buildds.transform.jbe_paper.paper_figures`), where
+#: each one is cited.
+_FIG = paper_figures()
 SEED_COUNTS: dict[str, object] = {
-    "total": 3464,
-    "per_subject": {"Civil Code": 1998, "Penal Code": 811, "Constitution": 655},
-    "percent_true": 47.6,
-    "excluded_total": 52,
-    "excluded_per_subject": {"Penal Code": 46, "Constitution": 5, "Civil Code": 1},
+    "total": _FIG["items"]["value"],
+    "per_subject": {s: f["items"] for s, f in _FIG["subjects"].items()},
+    "percent_true": _FIG["percent_true"]["value"],
+    "excluded_total": _FIG["excluded"]["value"],
+    "excluded_per_subject": {s: f["excluded"] for s, f in _FIG["subjects"].items()},
 }
 
 

@@ -257,7 +257,9 @@ def test_card_front_matter_and_contents(exported):
     assert all(s["num_bytes"] > 0 for s in info["splits"])
     assert info["download_size"] == sum(
         (out / "data" / f"{s}.parquet").stat().st_size for s in ("test", "fewshot"))
-    assert "Ministry of Justice" in text
+    # the fixture's inputs carry no publisher: the card says so instead of crediting anyone
+    assert "Ministry of Justice" not in text
+    assert f"| `2024/minpo-mondai.pdf` | not recorded | not recorded | `{'cd' * 32}` |" in text
     # counts per subject: 憲法 6, 民法 9, 刑法 5 (10 Y / 10 N overall)
     assert "| Constitution | 憲法 | 6 |" in text
     assert "| Civil Code | 民法 | 9 |" in text
@@ -351,3 +353,23 @@ def test_failure_on_first_export_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(ExportError):
         export(out)
     assert list(out.iterdir()) == []
+
+
+def test_card_credits_the_publisher_each_input_records(tmp_path):
+    """The licence and publisher come from the inputs' provenance: a sample-only build
+    declares the project's licence; a ministry build credits the ministry."""
+    sample = {**PROVENANCE, "inputs": [
+        {**i, "publisher": "the buildds project", "licence": "Apache-2.0", "by_project": True,
+         "basis": "manifest.json"} for i in PROVENANCE["inputs"]]}
+    export_jbe(ITEMS, [], out=tmp_path / "s", fingerprint="x", provenance=sample, seed=0)
+    text = (tmp_path / "s" / "README.md").read_text(encoding="utf-8")
+    assert yaml.safe_load(text.split("---\n")[1])["license"] == "apache-2.0"
+    assert "written\nand typeset by the buildds project" in text
+    assert "Ministry of Justice" not in text.replace("not an official Ministry of Justice", "")
+    official = {**PROVENANCE, "inputs": [
+        {**i, "publisher": "Ministry of Justice of Japan (法務省)", "licence": "© MOJ",
+         "by_project": False} for i in PROVENANCE["inputs"]]}
+    export_jbe(ITEMS, [], out=tmp_path / "o", fingerprint="x", provenance=official, seed=0)
+    text = (tmp_path / "o" / "README.md").read_text(encoding="utf-8")
+    assert yaml.safe_load(text.split("---\n")[1])["license"] == "other"
+    assert "- 2 source files: Ministry of Justice of Japan (法務省) — © MOJ" in text

@@ -51,6 +51,10 @@ def test_judgments_job_end_to_end(shared: Path, tmp_path: Path) -> None:
     assert set(frame["label"]) == {0, 1}
     md = (out / "report.md").read_text("utf-8")
     assert "## Injections" in md and "## Parse coverage" in md
+    card = (out / "README.md").read_text("utf-8")  # every source file, its format and sha256
+    assert (f"| test.json | judge | not recorded | not recorded | "
+            f"`{report['inputs'][0]['sha256']}` |") in card
+    assert "| statute | not recorded | not recorded |" in card  # the law files read, hashed
 
     before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     again = CliRunner().invoke(judgments, _args(shared, out))
