@@ -39,6 +39,7 @@ def test_the_same_fingerprint_in_card_report_leaderboard_and_validate(built: Pat
     assert f"data fingerprint: `{fp}`" in card
     report = json.loads((built / "report.json").read_text(encoding="utf-8"))
     assert report["dataset"]["data_fingerprint"] == fp
+    assert f"data fingerprint: `{fp}`" in (built / "report.md").read_text(encoding="utf-8")
 
     ev = tmp_path / "eval"
     _run(["eval", str(built), "--model", "majority", "--out", str(ev)])
