@@ -271,8 +271,8 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
 
     \b
     Examples:
-      buildds validate build/jbe/export
-      buildds validate items.parquet --out build/validation --balance 0.3,0.7
+      buildds validate build/jbe
+      buildds validate build/jbe/data/test.parquet --out build/validation --balance 0.3,0.7
     """
     from buildds.validate.load import load_export
     from buildds.validate.report import validate_jbe, write_report
@@ -280,6 +280,7 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
     try:
         loaded = load_export(path, rejects=rejects)
         report = validate_jbe(loaded.items, loaded.exclusions, balance_bounds=balance)
+        report.data_fingerprint = loaded.data_fingerprint
         _, md_path = write_report(report, out if out is not None else loaded.default_out)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc

@@ -167,7 +167,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
         citation=SEED_TITLE)
     del anomalous
 
-    def card(sizes: dict[str, dict[str, int]]) -> str:
+    def card(sizes: dict[str, dict[str, int]], data_fp: str) -> str:
         front_matter = hub_front_matter({
             "pretty_name": "AR-Bench (appellate review of criminal judgments), built by buildds",
             "language": ["ja"] if jurisdiction == "jp" else ["zh"],
@@ -177,7 +177,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
                      "criminal-law", "ar-bench", "error-detection"],
         }, n=len(ordered), splits=TASKS, sizes=sizes, features=features)
         context = {
-            "front_matter": front_matter,
+            "front_matter": front_matter, "data_fingerprint": data_fp,
             "seed_title": SEED_TITLE, "version": __version__, "n_rows": len(ordered),
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS[s]}
                        for s in TASKS],

@@ -19,6 +19,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
+from buildds.export.data_fingerprint import data_fingerprint
 from buildds.safeio.hashing import sha256_bytes, sha256_file
 from buildds.staging import OutputStaging
 
@@ -185,12 +186,13 @@ def write_parquet(pq: Any, table: Any, path: Path) -> None:
 
 
 def write_export(dd: Any, *, out: Path, splits: Sequence[str],
-                 card: Callable[[dict[str, dict[str, int]]], str], what: str,
+                 card: Callable[[dict[str, dict[str, int]], str], str], what: str,
                  staging: OutputStaging | None = None,
                  extra_files: Mapping[str, str] | None = None) -> dict[str, str]:
     """Write a ``DatasetDict`` as ``out/dataset`` (save_to_disk, one shard per split),
-    ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes)`` renders the card
-    from each split's ``num_examples``/``num_bytes``/``download_size``.
+    ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes, data_fp)`` renders
+    the card from each split's ``num_examples``/``num_bytes``/``download_size`` and the
+    data files' fingerprint (:func:`buildds.export.data_fingerprint.data_fingerprint`).
 
     Everything is written into a staging folder inside ``out`` (:mod:`buildds.staging`) and
     swapped in only when complete, so a failed or killed export leaves the previous one
@@ -215,7 +217,8 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
         sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
                      "download_size": (data_dir / f"{s}.parquet").stat().st_size}
                  for s in splits}
-        readme.write_text(card(sizes), encoding="utf-8")
+        readme.write_text(card(sizes, data_fingerprint(data_dir.parent) or ""),
+                          encoding="utf-8")
         tops = [dataset_dir, data_dir, readme, *_write_extra(stage, extra_files or {})]
         files = {p.relative_to(stage.folder).as_posix(): sha256_file(p)
                  for top in tops

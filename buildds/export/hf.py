@@ -363,9 +363,10 @@ def export_jbe(items: Sequence[JbeItem], exclusions: Sequence[JbeExclusion], *, 
         citation=SEED_TITLE, license="other (exam questions © Ministry of Justice of Japan)")
 
     excl = sorted(exclusions, key=_exclusion_sort_key)
-    def card(sizes: dict[str, dict[str, int]]) -> str:
+    def card(sizes: dict[str, dict[str, int]], data_fp: str) -> str:
         context = _card_context(test, excl, fewshot_ids, features, sizes, fingerprint,
                                 split_fps, seed, provenance, validation, splits)
+        context["data_fingerprint"] = data_fp
         if as_of is not None:
             context["as_of"] = as_of_card_context(as_of, ordered, review)
         return render_card(context, CARD_TEMPLATE)

@@ -164,7 +164,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
         where=f"{task} ")
     names = list(splits)
 
-    def card(sizes: dict[str, dict[str, int]]) -> str:
+    def card(sizes: dict[str, dict[str, int]], data_fp: str) -> str:
         front_matter = hub_front_matter({
             "pretty_name": f"{title}, built by buildds",
             "language": ["ja"],
@@ -174,7 +174,7 @@ def _export(task: str, splits: dict[str, list[dict[str, Any]]], features: Any, *
             "tags": ["legal", "contracts", "japanese-law", "legalrikai"],
         }, n=sum(len(r) for r in splits.values()), splits=names, sizes=sizes, features=features)
         context = {
-            "front_matter": front_matter,
+            "front_matter": front_matter, "data_fingerprint": data_fp,
             "title": title, "about": about, "version": __version__,
             "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS.get(s, "")}
                        for s in names],

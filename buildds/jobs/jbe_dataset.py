@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildds.code_version import code_files
+from buildds.export.data_fingerprint import DATA_DIR, data_fingerprint, fingerprint_of_hashes
 from buildds.jobs.jbe_ocr import DEFAULT_OCR, OcrSettings, attach_ocr_confidence, low_confidence
 from buildds.pipeline import Cache, cache_key, canonical_json, package_code_version
 from buildds.safeio.hashing import sha256_bytes
@@ -77,6 +78,9 @@ class DatasetOutcome:
     booklets_cached: int = 0
     booklets_built: int = 0
     fingerprint: str = ""
+    #: the export's data fingerprint (:mod:`buildds.export.data_fingerprint`): the one the
+    #: card, the eval leaderboard and ``buildds validate`` show
+    data_fingerprint: str = ""
     exported: bool = False
     unchanged: bool = False
     validation: dict[str, Any] | None = None
@@ -97,6 +101,7 @@ class DatasetOutcome:
 
         data = {
             "fingerprint": self.fingerprint,
+            "data_fingerprint": self.data_fingerprint,
             "summary": summarize(self.items, self.exclusions).to_json(),
             "seed_reference": SEED_COUNTS,
             "corrections": {"applied": self.applied,
@@ -184,6 +189,7 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
         outcome.validation = previous["validation"]
         outcome.validation_md = previous["validation_md"]
         outcome.fewshot_ids = tuple(previous["fewshot_ids"])
+        outcome.data_fingerprint = data_fingerprint(out) or ""
         outcome.exported = True
         return outcome
 
@@ -206,6 +212,9 @@ def build_jbe_dataset(pairs: list[JbePairResult], out: Path, *, corrections: lis
                         validation=outcome.validation, staging=staging, as_of=outcome.as_of,
                         extra_files=peer_task_files("jbe"))
     outcome.fewshot_ids = result.fewshot_ids
+    outcome.data_fingerprint = fingerprint_of_hashes(
+        {Path(f).stem: h for f, h in result.files.items()
+         if f.startswith(f"{DATA_DIR}/") and f.endswith(".parquet")})
     outcome.exported = True
     cache.put("jbe-export", outcome.fingerprint,
               {"validation": outcome.validation, "validation_md": outcome.validation_md,

@@ -212,7 +212,8 @@ def _dataset_section(d: DatasetOutcome) -> list[str]:
             f"{', '.join(d.fewshot_ids) or '—'}"), ""]
     if d.as_of is not None:
         out += _as_of_section(d)
-    out += [f"Dataset fingerprint: `{d.fingerprint}`", ""]
+    out += [(f"Build fingerprint: `{d.fingerprint}`; data fingerprint: `{d.data_fingerprint}` "
+             "(the card, `buildds validate` and the eval leaderboard's dataset key show it)"), ""]
     if d.validation_md:
         out += [d.validation_md.rstrip(), ""]
     return out

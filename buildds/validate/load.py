@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from buildds.errors import ExtractError, MissingDependency
+from buildds.export.data_fingerprint import data_fingerprint
 from buildds.safeio import loads_strict, read_side_file
 
 __all__ = ["LoadedExport", "load_export", "load_saved_dataset", "read_rejects"]
@@ -39,6 +40,9 @@ class LoadedExport:
     #: where the report goes by default
     default_out: Path
     rejects_path: Path | None = None
+    #: the export's data fingerprint (:mod:`buildds.export.data_fingerprint`), "" when the
+    #: path is not inside an export folder (a lone .parquet file)
+    data_fingerprint: str = ""
 
 
 def read_rejects(path: str | Path) -> list[dict[str, Any]]:
@@ -134,5 +138,8 @@ def load_export(path: str | Path, *, rejects: str | Path | None = None) -> Loade
         raise ExtractError("no such file or folder", source=str(path))
     rejects_path = Path(rejects) if rejects is not None else found
     exclusions = read_rejects(rejects_path) if rejects_path is not None else None
+    root = path.parent.parent if path.is_file() else (
+        path.parent if kind == "dataset" and _is_saved_dataset(path) else path)
     return LoadedExport(items=items, exclusions=exclusions, kind=kind, default_out=out,
-                        rejects_path=rejects_path)
+                        rejects_path=rejects_path,
+                        data_fingerprint=data_fingerprint(root) or "")

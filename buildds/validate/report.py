@@ -61,6 +61,8 @@ class ValidationReport:
     exclusions_by_reason: dict[str, int] = field(default_factory=dict)
     exclusion_ids_by_reason: dict[str, list[str]] = field(default_factory=dict)
     balance_bounds: tuple[float, float] = DEFAULT_BALANCE_BOUNDS
+    #: the export's data fingerprint (set by ``buildds validate``; "" for bare items)
+    data_fingerprint: str = ""
 
     @property
     def ok(self) -> bool:
@@ -92,6 +94,8 @@ class ValidationReport:
         total = self.counts.get("total", 0)
         line = (f"validated {total:,} items: {plural(self.error_count, 'error')}, "
                 f"{plural(self.flag_count, 'flag')}")
+        if self.data_fingerprint:
+            line += f" (data fingerprint {self.data_fingerprint})"
         return f"{line} — see {where}" if where is not None else line
 
     def raise_for_errors(self) -> None:
@@ -120,6 +124,7 @@ class ValidationReport:
             },
             "errors": self.errors,
             "flags": self.flags,
+            **({"data_fingerprint": self.data_fingerprint} if self.data_fingerprint else {}),
         }
 
     def to_json(self) -> str:

@@ -218,7 +218,11 @@ def prepare_data(plan: EvalPlan, dataset_path: str | Path) -> PreparedData:
 
 
 def dataset_key(fp: Mapping[str, Any]) -> str:
-    """One id for the dataset's scored content, whatever form it was loaded from."""
+    """One id for the dataset's scored content, whatever form it was loaded from: an
+    export's data fingerprint (:func:`buildds.export.data_fingerprint.data_fingerprint`,
+    the one its card and ``buildds validate`` show) when it has one."""
+    if fp.get("data_fingerprint"):
+        return str(fp["data_fingerprint"])
     if fp.get("test_sha256"):
         return str(fp["test_sha256"])[:16]
     splits = fp.get("splits") or {}

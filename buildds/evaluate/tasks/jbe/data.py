@@ -15,6 +15,7 @@ from buildds.evaluate.tasks.export_io import (
     read_parquet_rows,
     state_fingerprint,
 )
+from buildds.export.data_fingerprint import DATA_DIR, data_fingerprint
 from buildds.safeio.hashing import sha256_file
 
 __all__ = ["JbeData", "load_jbe_data"]
@@ -74,6 +75,8 @@ def _from_parquet(test_file: Path, kind: str, card: Path) -> JbeData:
     fewshot = read_parquet_rows(few_file) if has_few else [r for r in test
                                                             if r.get("is_fewshot")]
     fp: dict[str, Any] = {"kind": kind, "test_sha256": sha256_file(test_file)}
+    if test_file.parent.name == DATA_DIR and (data_fp := data_fingerprint(test_file.parent.parent)):
+        fp["data_fingerprint"] = data_fp
     if has_few:
         fp["fewshot_sha256"] = sha256_file(few_file)
     return JbeData(test, fewshot, _with_card(fp, card))
@@ -102,6 +105,8 @@ def load_jbe_data(path: str | Path) -> JbeData:
                    else [r for r in test if r.get("is_fewshot")])
         fp = {"kind": "dataset",
               "splits": {s: state_fingerprint(saved / s) for s in sorted(dd.keys())}}
+        if data_fp := data_fingerprint(saved.parent):
+            fp["data_fingerprint"] = data_fp
         return JbeData(test, fewshot, _with_card(fp, saved.parent / "README.md"))
     raise ExportError("no JBE-QA export here (expected data/test.parquet, a save_to_disk "
                       "folder or a .parquet file); run `buildds jbe` first", source=str(path))
