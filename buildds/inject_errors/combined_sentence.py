@@ -16,17 +16,16 @@ Offsets index the text given (``Judgment.full_text``); everything here is pure.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
 from buildds.extract.judgments.amounts import MONEY_RE, TERM_RE, money_value, term_months
-from buildds.extract.judgments.dates import DATE_RE
+from buildds.extract.judgments.dates import DATE_RE, add_months
 from buildds.extract.judgments.sentence import mask_parentheses
 from buildds.text import int_to_cn, to_int_number
 
-__all__ = ["Block", "ChargeClause", "Penalty", "TermNote", "add_months", "format_date_like",
+__all__ = ["Block", "ChargeClause", "Penalty", "TermNote", "format_date_like",
            "note_end_edit", "parse_block", "parse_penalty", "severity", "term_note"]
 
 _RANK = {"免予刑事处罚": 0, "单处罚金": 1, "管制": 2, "拘役": 3, "有期徒刑": 4, "无期徒刑": 5, "死刑": 6}
@@ -237,13 +236,6 @@ def _date_of(m: re.Match[str]) -> date | None:
         return date(y, mo, d) if y and mo and d else None
     except ValueError:
         return None
-
-
-def add_months(day: date, months: int) -> date:
-    """``day`` plus ``months`` calendar months (the day clamped to the month's length)."""
-    y, m = divmod(day.month - 1 + months, 12)
-    year, month = day.year + y, m + 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
 def note_end_edit(note: TermNote, old_months: int, new_months: int) -> tuple[int, int, str]:

@@ -18,11 +18,11 @@ the term must move the end date with it, or the note gives the original term awa
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from buildds.extract.judgments.dates import add_months
 from buildds.text import to_int_number
 from buildds.text.numerals import int_to_cn
 
@@ -90,15 +90,9 @@ def date_notes(text: str, lo: int = 0, hi: int | None = None) -> list[DateNote]:
     return out
 
 
-def _add_months(day: date, months: int) -> date:
-    y, m = divmod(day.month - 1 + months, 12)
-    year, month = day.year + y, m + 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
-
-
 def term_end(start: date, months: int, days: int = 0) -> date:
     """The last day of a term of ``months`` and ``days`` that begins on ``start``."""
-    return _add_months(start, months) + timedelta(days=days - 1)
+    return add_months(start, months) + timedelta(days=days - 1)
 
 
 def note_offset(note: DateNote, months: int, days: int = 0) -> int:

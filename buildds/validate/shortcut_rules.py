@@ -26,12 +26,12 @@ the cited articles). :data:`RULES` lists them in report order.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from buildds.extract.judgments.dates import add_months
 from buildds.text import cn_number
 
 __all__ = [
@@ -102,13 +102,6 @@ def _date(year: str, month: str, day: str) -> dt.date | None:
         return None
 
 
-def _add_months(start: dt.date, months: int) -> dt.date:
-    year, month0 = divmod(start.month - 1 + months, 12)
-    year += start.year
-    day = min(start.day, calendar.monthrange(year, month0 + 1)[1])
-    return dt.date(year, month0 + 1, day)
-
-
 def date_span_vs_term(text: AuditText) -> str | None:
     """A 刑期 note whose span is not the term before it (see the module docstring)."""
     t = text.judgment
@@ -118,7 +111,7 @@ def date_span_vs_term(text: AuditText) -> str | None:
         if not terms or start is None or end is None:
             continue
         months, days = _months(terms[-1])
-        expected = _add_months(start, months) + dt.timedelta(days=days - 1)
+        expected = add_months(start, months) + dt.timedelta(days=days - 1)
         off = (end - expected).days
         postponed = "顺延" in t[terms[-1].end():note.end()]
         if off < -DATE_SPAN_TOLERANCE_DAYS or (off > DATE_SPAN_TOLERANCE_DAYS and not postponed):

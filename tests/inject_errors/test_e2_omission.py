@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from buildds.extract.judgments import parse_articles, parse_sentence
-from buildds.extract.judgments.dates import DATE_RE
+from buildds.extract.judgments.dates import DATE_RE, add_months
 from buildds.inject_errors.base import InjectionContext
 from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn
-from buildds.inject_errors.combined_sentence import add_months, parse_block
+from buildds.inject_errors.combined_sentence import parse_block
 from buildds.inject_errors.edits import undo_edits
 from buildds.inject_errors.omission_reasoning import mentions
 from buildds.inject_errors.registry import injectors

@@ -17,12 +17,13 @@ numerals (二〇一七年六月二十八日, 二零一八年三月十二日); nu
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
 from buildds.text import to_int_number
 
-__all__ = ["DATE_RE", "offence_date", "parse_dates", "parse_judgment_date",
+__all__ = ["DATE_RE", "add_months", "offence_date", "parse_dates", "parse_judgment_date",
            "parse_offence_dates"]
 
 #: ○ (white circle) and Ｏ (full-width letter O) stand for 〇 in many crawled judgments
@@ -86,3 +87,12 @@ def offence_date(facts: str, judgment_date: date | None = None) -> date | None:
     out); None without one."""
     days = [d for d in parse_offence_dates(facts) if judgment_date is None or d <= judgment_date]
     return days[0] if days else None
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus ``months`` calendar months, the day clamped to the month's length (the
+    arithmetic of a term of N months: the injectors' date notes and the shortcut audit's
+    date-span rule both count this way)."""
+    y, m = divmod(day.month - 1 + months, 12)
+    year, month = day.year + y, m + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
