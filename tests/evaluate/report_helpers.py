@@ -5,12 +5,12 @@ whose error is markup), and the expected counts are read back from samples.jsonl
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+from buildds.evaluate.backends.base import report_result
 from buildds.evaluate.runner import run_eval
 from buildds.schema.evaluation import ChatRequest, ChatResult
 
@@ -45,10 +45,7 @@ class HostileBackend:
         out = []
         for i, r in enumerate(requests):
             res = await self.complete(r)
-            if on_result is not None:
-                ret = on_result(i, res)
-                if inspect.isawaitable(ret):
-                    await ret
+            await report_result(on_result, i, res)
             out.append(res)
         return out
 
