@@ -297,6 +297,7 @@ from buildds.commands.eval import eval_cmd
 from buildds.commands.judgments import judgments as judgments_command
 from buildds.commands.laws import laws as laws_command
 from buildds.commands.limits import limits as limits_command
+from buildds.commands.review import review as review_command
 
 main.add_command(contracts_command)
 main.add_command(diff_command)
@@ -304,6 +305,7 @@ main.add_command(eval_cmd)
 main.add_command(judgments_command)
 main.add_command(laws_command)
 main.add_command(limits_command)
+main.add_command(review_command)
 
 
 def run() -> None:

@@ -31,6 +31,7 @@ BASE: dict[str, list[str]] = {
     "laws impact": ["{empty_dir}", "--store", "{empty_dir}", "--as-of", "2026-01-01",
                     "--out", "{out}"],
     "diff": ["{file}", "{file}", "--out", "{out}"],
+    "review": ["{empty_dir}", "--port", "0"],
 }
 
 
@@ -52,7 +53,8 @@ def test_every_command_has_base_arguments() -> None:
 #: inputs whose click type does not say exists=True (a default that may be absent) but
 #: that must exist when given
 INPUTS = {("jbe", "raw"), ("jbe", "corrections"), ("judgments", "law_dir"),
-          ("judgments", "confusable"), ("fetch jbe", "manifest")}
+          ("judgments", "confusable"), ("fetch jbe", "manifest"), ("review", "raw"),
+          ("review", "corrections")}
 
 
 def _bad_values(command: str, param: click.Parameter,
