@@ -125,7 +125,7 @@ def test_the_cli_starts_without_loading_the_heavy_libraries() -> None:
     command needs when it runs (a `buildds laws` command once pulled pydantic in at start,
     23 → 137 ms)."""
     heavy = ["pydantic", "lxml", "pandas", "numpy", "pyarrow", "datasets", "pypdfium2", "yaml",
-             "jinja2", "rapidfuzz", "httpx", "rich"]
+             "jinja2", "rapidfuzz", "httpx", "rich", "starlette", "uvicorn"]
     code = ("import sys, buildds.cli; "
             f"print(' '.join(m for m in {heavy!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

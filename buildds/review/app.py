@@ -44,7 +44,7 @@ def _environment() -> Any:
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             autoescape=True,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["tojson_pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=1,
                                                         default=str)
