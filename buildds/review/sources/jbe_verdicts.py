@@ -51,10 +51,14 @@ def text_change(old: str, new: str) -> tuple[str, str]:
     while s < min(len(old), len(new)) - p and old[-1 - s] == new[-1 - s]:
         s += 1
     a, b = p, len(old) - s
-    while (a > 0 or b < len(old)) and (a == b or old.count(old[a:b]) != 1):
+
+    def unique(a: int, b: int) -> bool:  # the span occurs at a and nowhere else, overlaps too
+        return a < b and old.find(old[a:b]) == a and old.find(old[a:b], a + 1) == -1
+
+    while (a > 0 or b < len(old)) and not unique(a, b):
         if a > 0:
             a -= 1
-        if b < len(old) and (a == b or old.count(old[a:b]) != 1):
+        if b < len(old) and not unique(a, b):
             b += 1
     return old[a:b], new[a:len(new) - (len(old) - b)]
 
