@@ -71,13 +71,20 @@ class JbeSource:
         self._items: list[ReviewItem] | None = None
         self._rows: dict[str, dict[str, Any]] = {}
         self._lines: dict[Path, Any] = {}
+        self._stamp: tuple[int, int] | None = None
 
     # -- the protocol -----------------------------------------------------------------------
 
     def items(self) -> Sequence[ReviewItem]:
+        """The queued items, read again when the build changed (a rebuild while the app
+        runs shows the new values)."""
+        report = self.out / "report.json"
+        stamp = (report.stat().st_mtime_ns, report.stat().st_size) if report.is_file() else None
         with self._lock:
-            if self._items is None:
+            if self._items is None or stamp != self._stamp:
+                self._rows, self._lines = {}, {}
                 self._items = self._load()
+                self._stamp = stamp
             return self._items
 
     def verdict_for(self, key: str) -> Verdict | None:
