@@ -61,7 +61,8 @@ def file_url(path: str) -> str:
     return f"/file?{urlencode({'path': str(path)})}"
 
 
-def create_app(source: ReviewSource, token: str, *, reviewer: str = "") -> Any:  # long: routes
+# long: the routes share the source, the templates and the CSRF token as closures
+def create_app(source: ReviewSource, token: str, *, reviewer: str = "") -> Any:
     """The ASGI app for ``source``, reachable with ``token`` only."""
     import jinja2
     from starlette.applications import Starlette

@@ -33,8 +33,9 @@ def _check_highlight(page: Any) -> None:
     assert image["y"] <= mark["y"] and mark["y"] + mark["height"] <= image["y"] + image["height"]
 
 
+# long: one reviewing session, screen after screen
 def test_review_a_jbe_build_in_the_browser(tmp_path: Path, chromium: Any,
-                                           review_server: Any) -> None:  # long: one session
+                                           review_server: Any) -> None:
     sample = build_sample(tmp_path)
     source = jbe_source(sample, sample.corrections, spot_check=5)
     server = review_server(source, reviewer="e2e")
