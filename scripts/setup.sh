@@ -15,7 +15,8 @@ VENV=${VENV:-.venv}
 
 # libreoffice-writer-nogui: .odt contracts are converted with soffice --headless;
 # tesseract-ocr-chi-tra: the Traditional Chinese scan in the contract test set;
-# chromium: the tests open report.html in a real headless browser (playwright drives it).
+# chromium: the tests open report.html and the review app (buildds review) in a real headless
+# browser (playwright drives it, with executable_path: no browser download).
 apt_packages=(python3 python3-venv tesseract-ocr tesseract-ocr-jpn tesseract-ocr-osd
               tesseract-ocr-chi-tra fonts-ipafont-mincho fonts-ipafont-gothic poppler-utils
               libreoffice-writer-nogui chromium)

@@ -139,3 +139,37 @@ def test_the_browser_without_the_token_sees_403(chromium: Any, review_server: An
         assert "token" in page.inner_text("body")
     finally:
         page.close()
+
+
+def test_edit_the_label_and_the_text_in_the_browser(tmp_path: Path, chromium: Any,
+                                                    review_server: Any,
+                                                    jbe_sample: Any) -> None:
+    """e opens the edit panel on the first value; the changed label and text become a
+    ``label`` and a ``text`` entry, both with the reason typed."""
+    folder = tmp_path / "corrections"
+    source = jbe_source(jbe_sample, folder, spot_check=2)
+    item = source.items()[0]
+    server = review_server(source)
+    page = chromium.new_page()
+    try:
+        page.goto(f"{server.url}")
+        page.goto(f"{server.base_url}/item/{item.key}")
+        page.keyboard.press("e")
+        assert page.evaluate("document.activeElement.id") == "field-label"
+        other = "N" if item.fields["label"] == "Y" else "Y"
+        page.select_option("#field-label", other)
+        text = item.fields["question"]
+        page.fill("#field-question", text.replace("。", "．", 1))
+        page.focus("#note")
+        page.keyboard.type("the key and a stray stop")
+        screenshot(page, "review-06-edit")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+    finally:
+        page.close()
+    entries = [c for c in load_corrections(folder) if c.id == item.title]
+    assert [c.action for c in entries] == ["label", "text"]
+    assert entries[0].label == other and entries[0].expect == item.fields["label"]
+    assert text.replace(entries[1].find, entries[1].replace) == text.replace("。", "．", 1)
+    assert {c.reason for c in entries} == {"the key and a stray stop"}
+    assert source.verdict_for(item.key).action == "edit"
