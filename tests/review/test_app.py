@@ -15,11 +15,11 @@ from tests.review.conftest import JbeSample, jbe_source
 
 pytest.importorskip("starlette", reason="the review extra is not installed")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from buildds.review.app import create_app  # noqa: E402
-from buildds.review.security import COOKIE, csrf_token  # noqa: E402
-from buildds.review.sources.base import ReviewItem, StaleVerdict, Verdict  # noqa: E402
+from buildds.review.app import create_app
+from buildds.review.security import COOKIE, csrf_token
+from buildds.review.sources.base import ReviewItem, StaleVerdict, Verdict
 
 TOKEN = "test-token-123"
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'

@@ -173,3 +173,35 @@ def test_a_rebuild_applies_the_verdict(tmp_path: Path) -> None:
                                               "source": item.facets["document"]})
     assert after.fields["label"] != before
     assert after.evidence["corrections"] == ["2025-" + item.key.split("-")[1] + ".yaml#1"]
+
+
+def test_needs_review_items_name_their_revision(jbe_sample: JbeSample, tmp_path: Path) -> None:
+    """An as-of build's needs_review split: each item queued with the revision its status
+    names (the item page prefills it in the verdict form)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "out"
+    shutil.copytree(jbe_sample.out, out, ignore=shutil.ignore_patterns(".cache"))
+    table = pq.read_table(out / "data" / "test.parquet")
+    rev = "129AC0000000089_20240401_504AC0000000102"
+    moved = table.slice(0, 2)
+    moved = moved.append_column("status", pa.array(["needs_review"] * 2)).append_column(
+        "status_reason", pa.array([f"{rev} (in force 2024-04-01): 第5条 substantive", None]))
+    pq.write_table(moved, out / "data" / "needs_review.parquet")
+    pq.write_table(table.slice(2), out / "data" / "test.parquet")
+    source = JbeSource(out, raw=jbe_sample.raw, corrections=tmp_path / "c", spot_check=0)
+    reasons = {i.title: i.reasons for i in source.items()}
+    first, second = moved.column("id").to_pylist()
+    assert reasons == {first: (f"needs_review:{rev}",), second: ("needs_review",)}
+    pytest.importorskip("starlette", reason="the review extra is not installed")
+    from starlette.testclient import TestClient
+
+    from buildds.review.app import create_app
+    from buildds.review.security import COOKIE
+
+    client = TestClient(create_app(source, "t"))
+    client.cookies.set(COOKIE, "t")
+    key = next(i.key for i in source.items() if i.title == first)
+    page = client.get(f"/item/{key}").text
+    assert f'name="revision" id="revision" value="{rev}"' in page
