@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from buildds.errors import BuildError
 from buildds.safeio import loads_strict, read_side_file
 
 __all__ = ["JbeBuild", "QuestionContext", "is_jbe_build", "mapping_of", "question_context", "read_build"]
@@ -51,9 +52,16 @@ class JbeBuild:
 
 
 def is_jbe_build(out: Path) -> bool:
-    """Whether ``out`` looks like a ``buildds jbe`` dataset build."""
-    return (out / "report.json").is_file() and (out / "data" / "test.parquet").is_file() \
-        and (out / "xml").is_dir()
+    """Whether ``out`` is a ``buildds jbe`` dataset build: its report is the JBE one (stage
+    ``jbe-xml`` with a dataset) and the export is there."""
+    if not ((out / "report.json").is_file() and (out / "data" / "test.parquet").is_file()):
+        return False
+    try:
+        report = loads_strict(read_side_file(out / "report.json"))
+    except (OSError, ValueError, BuildError):
+        return False
+    return isinstance(report, dict) and report.get("stage") == "jbe-xml" \
+        and isinstance(report.get("dataset"), dict)
 
 
 def _rows(out: Path) -> list[dict[str, Any]]:

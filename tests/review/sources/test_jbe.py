@@ -22,6 +22,13 @@ def test_detect_source_finds_a_jbe_build(jbe_sample: JbeSample, tmp_path: Path) 
     from buildds.review.sources.jbe import probe
 
     assert probe(tmp_path) is None
+    other = tmp_path / "other"  # a build with a report and an export, of another kind
+    (other / "data").mkdir(parents=True)
+    shutil.copy(jbe_sample.out / "data" / "test.parquet", other / "data" / "test.parquet")
+    (other / "report.json").write_text('{"stage": "judgments", "dataset": {}}', "utf-8")
+    assert probe(other) is None
+    (other / "report.json").write_text("not json", "utf-8")
+    assert probe(other) is None
 
 
 def test_a_clean_build_queues_a_seeded_spot_check(jbe_sample: JbeSample, tmp_path: Path) -> None:
