@@ -15,21 +15,14 @@ against a stale version raises :class:`StaleVerdict` instead of overwriting.
 from __future__ import annotations
 
 import importlib
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = [
-    "ACTIONS",
-    "KINDS",
-    "ReviewItem",
-    "ReviewSource",
-    "StaleVerdict",
-    "UnknownOutput",
-    "Verdict",
-    "detect_source",
-]
+__all__ = ["ACTIONS", "ReviewItem", "ReviewSource", "StaleVerdict", "UnknownOutput", "Verdict",
+           "KINDS", "detect_source"]
 
 ACTIONS = ("accept", "reject", "edit", "exclude")
 """What a reviewer can say of an item: it is right; it is wrong (an injection that is not a
