@@ -268,6 +268,9 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
     PATH is an export folder (data/test.parquet, optional rejects.jsonl), a folder written
     by datasets' save_to_disk (its test split), or a single .parquet file. Writes
     report.json and report.md; exits 1 when there are errors (flags alone do not fail).
+    An AR-Bench (buildds judgments) or contracts (buildds contracts) export is checked too:
+    ids, empty texts and, for AR-Bench, the rows' schema (--balance/--rejects are JBE-only).
+    Every report names the export's data fingerprint (as its card and eval runs do).
 
     \b
     Examples:
@@ -275,9 +278,12 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
       buildds validate build/jbe/data/test.parquet --out build/validation --balance 0.3,0.7
     """
     from buildds.validate.load import load_export
+    from buildds.validate.other_exports import validate_other_export_cli
     from buildds.validate.report import validate_jbe, write_report
 
     try:
+        if (ok := validate_other_export_cli(path, out, click.echo)) is not None:
+            sys.exit(0 if ok else 1)
         loaded = load_export(path, rejects=rejects)
         report = validate_jbe(loaded.items, loaded.exclusions, balance_bounds=balance)
         report.data_fingerprint = loaded.data_fingerprint

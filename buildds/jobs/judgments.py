@@ -343,7 +343,7 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging,
                   + [{"path": printable_name(p.name), "sha256": sha256_regular(p),
                       "format": "statute"} for p in law_files if p.is_file()]}
     try:
-        export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
+        result = export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
                        provenance=provenance, seed=run.seed, validation=report.validation,
                        staging=staging, review=report.review,
                        notes=JP_NOTES if run.options["profile"] == "jp" else (),
@@ -351,7 +351,7 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging,
                        extra_files=peer_task_files("appellate-review"))
     except ExportError as exc:
         raise BuildError(exc.message, source=exc.source or str(run.out)) from exc
-    report.exported = True
+    report.exported, report.data_fingerprint = True, result.data_fingerprint
 
 
 def _write_reports(report: JudgmentsReport, rejects: Rejects | None, out: Path,
