@@ -345,6 +345,7 @@ def build_contracts(
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
+    from buildds.jobs.input_sources import annotate_sources
     from buildds.transform.rikai import clause_table, load_annotations
 
     started = time.perf_counter()
@@ -368,6 +369,7 @@ def build_contracts(
                            "".join(canonical_json(r.as_dict()) + "\n" for r in rows))
     provenance = _provenance(pairs, report.task, view, seed, eval_share, annotations)
     provenance["options"].update(split_like=split_like, ocr_lang=ocr_lang)
+    provenance["inputs"] = annotate_sources(provenance["inputs"], inputs)  # publisher, licence
     if notes is not None:
         _export_task(run, task, rows, notes, inventory, provenance=provenance, seed=seed,
                      eval_share=eval_share)

@@ -319,8 +319,8 @@ class JudgmentsReport:
         """The content of ``report.md``."""
         names = ParseCoverage.FIELDS
         lines = ["# AR-Bench build (buildds judgments)", "", self.summary_line(), "",
-                 f"fingerprint `{self.fingerprint}`; data fingerprint: "
-                 f"`{self.data_fingerprint or '–'}`; exported: {self.exported}", "",
+                 (f"fingerprint `{self.fingerprint}`; data fingerprint: "
+                  f"`{self.data_fingerprint or '–'}`; exported: {self.exported}"), "",
                  "## Inputs", "", "| input | format | encoding | parsed |", "|---|---|---|---:|"]
         lines += [f"| {i.path} | {i.format} | {i.encoding} ({i.encoding_from}) | "
                   f"{self.parsed.get(i.path, 0)} |" for i in self.inputs]
