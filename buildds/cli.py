@@ -233,6 +233,7 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
       buildds fetch jbe --years 2015-2024 --dest data_raw/jbe
     """
     from buildds.fetch import fetch_jbe
+    from buildds.fetch.lock import LOCK_NAME
 
     try:
         result = fetch_jbe(years=years, dest=dest, manifest=manifest, timeout=timeout,
@@ -244,6 +245,8 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
         click.echo(line, err=True)
     for line in result.lock_changes:
         click.echo(f"lock updated: {line}")
+    for line in result.hand_lines(LOCK_NAME):
+        click.echo(line, err=True)
     if missing := result.missing():
         click.echo(f"missing {len(missing)} file(s): {', '.join(missing)}", err=True)
     if result.failed:
