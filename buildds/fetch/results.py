@@ -55,8 +55,9 @@ class FetchResult:
         todo = [f for f in self.failed if f.by_hand and not (self.dest / f.path).is_file()]
         if not todo:
             return []
-        lines = [f"{len(todo)} file(s) have no known official URL: download each by hand from "
-                 "the Ministry of Justice website (司法試験 pages) and save it as shown:"]
+        head = (f"{len(todo)} file(s) have no known official URL: download each by hand from "
+                "the Ministry of Justice website (司法試験 pages) and save it as shown:")
+        lines = [head]
         for f in todo:
             lines.append(f"  {f.what}  ->  {self.dest / f.path}")
             if f.hint:
