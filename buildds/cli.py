@@ -233,6 +233,7 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
       buildds fetch jbe --years 2015-2024 --dest data_raw/jbe
     """
     from buildds.fetch import fetch_jbe
+    from buildds.fetch.lock import LOCK_NAME
 
     try:
         result = fetch_jbe(years=years, dest=dest, manifest=manifest, timeout=timeout,
@@ -244,6 +245,8 @@ def fetch_jbe_cmd(years: list[int], dest: Path, manifest: Path | None, timeout: 
         click.echo(line, err=True)
     for line in result.lock_changes:
         click.echo(f"lock updated: {line}")
+    for line in result.hand_lines(LOCK_NAME):
+        click.echo(line, err=True)
     if missing := result.missing():
         click.echo(f"missing {len(missing)} file(s): {', '.join(missing)}", err=True)
     if result.failed:
@@ -268,6 +271,9 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
     PATH is an export folder (data/test.parquet, optional rejects.jsonl), a folder written
     by datasets' save_to_disk (its test split), or a single .parquet file. Writes
     report.json and report.md; exits 1 when there are errors (flags alone do not fail).
+    An AR-Bench (buildds judgments) or contracts (buildds contracts) export is checked too:
+    ids, empty texts and, for AR-Bench, the rows' schema (--balance/--rejects are JBE-only).
+    Every report names the export's data fingerprint (as its card and eval runs do).
 
     \b
     Examples:
@@ -275,9 +281,12 @@ def validate(path: Path, out: Path | None, balance: tuple[float, float],
       buildds validate build/jbe/data/test.parquet --out build/validation --balance 0.3,0.7
     """
     from buildds.validate.load import load_export
+    from buildds.validate.other_exports import validate_other_export_cli
     from buildds.validate.report import validate_jbe, write_report
 
     try:
+        if (ok := validate_other_export_cli(path, out, click.echo)) is not None:
+            sys.exit(0 if ok else 1)
         loaded = load_export(path, rejects=rejects)
         report = validate_jbe(loaded.items, loaded.exclusions, balance_bounds=balance)
         report.data_fingerprint = loaded.data_fingerprint

@@ -82,6 +82,54 @@ def run(command: str, tmp: Path) -> list[str]:
     return normalise(proc.stdout, tmp)
 
 
+#: README commands on the bundled sample that no marked block runs, and why (a prefix each)
+NOT_RUN = {
+    "buildds eval buildds/sample/highbar --task highbar": "needs model endpoints and judges "
+                                                          "(openai:…), which a test has not",
+}
+SAMPLE_PATHS = ("buildds/sample", "build/sample")
+
+
+def readme_commands(text: str) -> list[str]:
+    """Every ``buildds`` command in the README's code blocks: continuation lines joined, a
+    console ``$ `` prompt, environment assignments before it and a trailing comment dropped."""
+    commands: list[str] = []
+    in_block, pending = False, ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_block, pending = not in_block, ""
+            continue
+        if not in_block:
+            continue
+        line = pending + line.strip()
+        if line.endswith("\\"):
+            pending = line[:-1]
+            continue
+        pending = ""
+        line = re.sub(r"\s+#\s.*$", "", line.removeprefix("$ "))
+        if (at := line.find("buildds ")) >= 0 and (at == 0 or line[at - 1] == " "):
+            commands.append(" ".join(line[at:].split()))
+    return commands
+
+
+def test_every_readme_command_on_the_sample_is_run() -> None:
+    """A README command on the bundled sample is run by a marked block (so its printed lines
+    are checked), or listed in :data:`NOT_RUN` with the reason it cannot be."""
+    text = README.read_text(encoding="utf-8")
+    marked = {ex.command for block in marked_blocks(text) for ex in block}
+    on_sample = [c for c in readme_commands(text) if any(p in c for p in SAMPLE_PATHS)]
+    assert len(on_sample) >= 4
+    unrun = [c for c in on_sample
+             if c not in marked and not any(c.startswith(k) for k in NOT_RUN)]
+    assert unrun == [], "README commands on the sample that no marked block runs"
+
+
+def test_readme_commands_are_collected() -> None:
+    text = ("```bash\nbuildds a x \\\n    --b y   # note\nOPENAI_API_KEY=… buildds c\n```\n"
+            "buildds outside\n```console\n$ buildds d\nprinted\n```\n")
+    assert readme_commands(text) == ["buildds a x --b y", "buildds c", "buildds d"]
+
+
 def test_the_readme_has_marked_examples() -> None:
     blocks = marked_blocks(README.read_text(encoding="utf-8"))
     commands = [ex.command.split()[1] for block in blocks for ex in block]

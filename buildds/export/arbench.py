@@ -128,6 +128,14 @@ def _counts_table(rows: Sequence[ArbenchRow]) -> list[dict[str, Any]]:
     return out
 
 
+def _statute_versions(rows: Sequence[ArbenchRow]) -> list[tuple[str, int]]:
+    """The statute versions the injected rows were made under (their rationale's
+    ``statute_version``, a build with ``--law-store``), with their row counts."""
+    found = Counter(str(r.rationale["statute_version"]) for r in rows
+                    if r.rationale.get("statute_version"))
+    return sorted(found.items())
+
+
 def _review_lines(review: Sequence[dict[str, Any]] | None) -> list[dict[str, str]] | None:
     """A reviewer's validity rates (``--review-verdicts``) as card table rows."""
     from buildds.schema.review import ValidityRate
@@ -189,6 +197,7 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
             "options": json_block(provenance.get("options", {})),
             "validation": json_block(validation) if validation is not None else None,
             "review": _review_lines(review), "notes": list(notes),
+            "statute_versions": _statute_versions(splits["classification"]),
         }
         return render_card(context, CARD_TEMPLATE)
 

@@ -19,7 +19,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
-from buildds.export.data_fingerprint import data_fingerprint
+from buildds.export.data_fingerprint import data_fingerprint, fingerprint_of_files
 from buildds.safeio.hashing import sha256_bytes, sha256_file
 from buildds.staging import OutputStaging
 
@@ -41,6 +41,12 @@ class ExportedDataset:
     @property
     def dataset_dir(self) -> Path:
         return self.out / "dataset"
+
+    @property
+    def data_fingerprint(self) -> str:
+        """The export's data fingerprint (:mod:`buildds.export.data_fingerprint`): the one
+        its card, the build's report, ``buildds validate`` and the eval's dataset key show."""
+        return fingerprint_of_files(self.files)
 
     @property
     def card(self) -> Path:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from buildds.safeio.hashing import sha256_bytes, sha256_file
 
-__all__ = ["DATA_DIR", "data_fingerprint", "fingerprint_of_hashes"]
+__all__ = ["DATA_DIR", "data_fingerprint", "fingerprint_of_files", "fingerprint_of_hashes"]
 
 #: the folder of an export holding one ``<split>.parquet`` per split
 DATA_DIR = "data"
@@ -27,6 +27,14 @@ def fingerprint_of_hashes(split_hashes: Mapping[str, str]) -> str:
     """The fingerprint from each split's parquet sha256 (split name → hex digest)."""
     text = "".join(f"{split}\t{split_hashes[split]}\n" for split in sorted(split_hashes))
     return sha256_bytes(text.encode("utf-8"))[:16]
+
+
+def fingerprint_of_files(files: Mapping[str, str]) -> str:
+    """The fingerprint from an exporter's written files (path relative to the export →
+    sha256): its ``data/<split>.parquet`` entries; "" when there are none."""
+    hashes = {Path(f).stem: h for f, h in files.items()
+              if f.startswith(f"{DATA_DIR}/") and f.endswith(".parquet") and f.count("/") == 1}
+    return fingerprint_of_hashes(hashes) if hashes else ""
 
 
 def data_fingerprint(export_dir: str | Path) -> str | None:

@@ -59,10 +59,15 @@ def _hand_message(exc: httpx.TransportError, url: str, dest: Path, manifest: Pat
         lines.append(f"  {e.url}  ->  {dest / e.rel}")
     if len(with_url) > _HINT_FILES:
         lines.append(f"  … and {len(with_url) - _HINT_FILES} more")
-    no_url = len(todo) - len(with_url)
+    no_url = [e for e in todo if not e.url]
     if no_url:
-        lines.append(f"  ({no_url} file(s) have no known official URL; place them by hand too)")
-    lines.append(f"All URLs are in {manifest}.")
+        lines.append(f"{len(no_url)} file(s) have no known official URL (the manifest's "
+                     "url_hint says where to look); save them the same way:")
+        lines += [f"  {e.label}  ->  {dest / e.rel}" for e in no_url[:_HINT_FILES]]
+        if len(no_url) > _HINT_FILES:
+            lines.append(f"  … and {len(no_url) - _HINT_FILES} more")
+    lines.append(f"All URLs are in {manifest}. The next run records the sha256 of every file "
+                 f"placed by hand in {dest / LOCK_NAME} and verifies it from then on.")
     if mirror:
         lines.append(f"({MIRROR_ENV} is set: requests went to {redact(mirror)}.)")
     lines.append("Or build from a folder that already has the PDFs: "
@@ -171,7 +176,9 @@ class _FetchRun:
             self.record_lock(e, target, expected or sha256_file(target), e.url)
             return
         if not e.url:
-            self.fail(e, None, f"no known URL — place the file by hand at {target}")
+            self.result.failed.append(FetchFailure(
+                e.rel, None, f"no known URL — place the file by hand at {target}",
+                by_hand=True, what=e.label, hint=e.url_hint))
             return
         url = apply_mirror(e.url, self.mirror)
         shown = redact(url)

@@ -33,6 +33,21 @@ class ManifestEntry:
     inferred: bool = False
 
     @property
+    def url_hint(self) -> str | None:
+        """Where to look for a file without a known URL (the manifest's ``url_hint``)."""
+        hint = self.raw.get("url_hint")
+        return str(hint) if hint else None
+
+    @property
+    def label(self) -> str:
+        """``平成27年 憲法 answer key (正解及び配点)``: what the file is, for people."""
+        what = ("question booklet (短答式試験問題集)" if self.kind == "mondai"
+                else "answer key (正解及び配点)")
+        era = self.raw.get("era") or str(self.year)
+        subject = self.raw.get("subject_jp") or self.subject
+        return f"{era} {subject} {what}"
+
+    @property
     def key(self) -> tuple[int, str, str]:
         return (self.year, self.subject, self.kind)
 
@@ -94,6 +109,10 @@ def load_manifest(path: Path) -> tuple[dict[str, Any], list[ManifestEntry]]:
         if e.get("path") not in (None, entry.rel):
             raise FetchError(f"{where}: path {e['path']!r} should be {entry.rel!r}",
                              source=str(path))
+        if entry.inferred and not (entry.url and str(e.get("inferred_from") or "").strip()):
+            raise FetchError(f"{where}: an inferred official_url needs `inferred_from`, saying "
+                             "how it was inferred (else set official_url to null and give a "
+                             "url_hint)", source=str(path))
         if entry.url and urlsplit(entry.url).scheme not in ("http", "https"):
             raise FetchError(f"{where}: official_url is not an http(s) URL", source=str(path))
         if entry.key in seen:

@@ -84,6 +84,8 @@ class ContractsReport:
     label_frequencies: dict[str, int] | None = None
     problems: Counter[str] = field(default_factory=Counter)
     exported: str | None = None
+    #: the export's data fingerprint (:mod:`buildds.export.data_fingerprint`), "" when none
+    data_fingerprint: str = ""
     seconds: float = 0.0
     #: what :func:`buildds.validate.clause_checks.check_clauses` found, per document in order
     clause_flags: list[ClauseFlag] = field(default_factory=list)
@@ -132,7 +134,7 @@ class ContractsReport:
                        "items": self.items},
             "rejects_by_reason": dict(sorted(self.problems.items())),
             "label_frequencies": self.label_frequencies,
-            "exported": self.exported,
+            "exported": self.exported, "data_fingerprint": self.data_fingerprint,
             "files": [f.as_dict() for f in self.files],
             "clause_flags": [f.model_dump() for f in self.clause_flags],
         }
@@ -288,18 +290,18 @@ def _export_task(run: _Run, task: Task, rows: list[ClauseRow], notes: list[Annot
         run.report.label_frequencies = label_frequencies(result.items)
         splits, fingerprint = _reject_and_split(run, task, result, provenance=provenance,
                                                 seed=seed, eval_share=eval_share)
-        export_classification(splits, out=run.out, label_inventory=result.label_inventory,
-                              fingerprint=fingerprint, provenance=provenance, seed=seed,
-                              staging=run.staging,
-                              extra_files=peer_task_files("clause-classification"))
+        done = export_classification(
+            splits, out=run.out, label_inventory=result.label_inventory,
+            fingerprint=fingerprint, provenance=provenance, seed=seed, staging=run.staging,
+            extra_files=peer_task_files("clause-classification"))
     else:
         revisions = revision_items(rows, notes)
         rev_splits, fingerprint = _reject_and_split(run, task, revisions,
                                                     provenance=provenance, seed=seed,
                                                     eval_share=eval_share)
-        export_revision(rev_splits, out=run.out, fingerprint=fingerprint,
-                        provenance=provenance, seed=seed, staging=run.staging)
-    run.report.exported = task
+        done = export_revision(rev_splits, out=run.out, fingerprint=fingerprint,
+                               provenance=provenance, seed=seed, staging=run.staging)
+    run.report.exported, run.report.data_fingerprint = task, done.data_fingerprint
 
 
 def _export_clause_table(run: _Run, rows: list[ClauseRow], *,
@@ -309,10 +311,10 @@ def _export_clause_table(run: _Run, rows: list[ClauseRow], *,
 
     fingerprint = sha256_bytes(canonical_json({"rows": [r.as_dict() for r in rows],
                                                "provenance": provenance}).encode("utf-8"))[:32]
-    export_clauses(rows, out=run.out, fingerprint=fingerprint, provenance=provenance, seed=seed,
-                   staging=run.staging)
+    done = export_clauses(rows, out=run.out, fingerprint=fingerprint, provenance=provenance,
+                          seed=seed, staging=run.staging)
     run.report.items = {"clauses": len(rows)}
-    run.report.exported = "clauses"
+    run.report.exported, run.report.data_fingerprint = "clauses", done.data_fingerprint
 
 
 def _write_reports(run: _Run) -> None:
@@ -343,6 +345,7 @@ def build_contracts(
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
+    from buildds.jobs.input_sources import annotate_sources
     from buildds.transform.rikai import clause_table, load_annotations
 
     started = time.perf_counter()
@@ -366,6 +369,7 @@ def build_contracts(
                            "".join(canonical_json(r.as_dict()) + "\n" for r in rows))
     provenance = _provenance(pairs, report.task, view, seed, eval_share, annotations)
     provenance["options"].update(split_like=split_like, ocr_lang=ocr_lang)
+    provenance["inputs"] = annotate_sources(provenance["inputs"], inputs)  # publisher, licence
     if notes is not None:
         _export_task(run, task, rows, notes, inventory, provenance=provenance, seed=seed,
                      eval_share=eval_share)

@@ -37,7 +37,10 @@ def contracts_markdown(report: Any) -> str:
         lines += ["", "## Rejected (see rejects.jsonl)", "", "| reason | count |", "|---|---:|"]
         lines += [f"| {r} | {n} |" for r, n in sorted(report.problems.items())]
     if report.items:
-        lines += ["", f"## Export: {report.exported}", "", "| split | rows |", "|---|---:|"]
+        lines += ["", f"## Export: {report.exported}", "",
+                  (f"data fingerprint: `{report.data_fingerprint or '–'}` (of `data/*.parquet`:"
+                   " the card, `buildds validate` and the eval leaderboard's dataset key show "
+                   "the same)"), "", "| split | rows |", "|---|---:|"]
         lines += [f"| {s} | {n} |" for s, n in report.items.items()]
     if report.clause_flags:
         from buildds.validate.clause_checks import flags_markdown

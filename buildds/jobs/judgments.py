@@ -195,7 +195,7 @@ def build_judgments(
         staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
         if exportable and rows:
             bar.update(task, description="exporting")
-            _export(run, rows, staging, law_files)
+            _export(run, rows, staging, law_files, inputs)
     _write_reports(run.report, None, out, started, staging)
     return run.report
 
@@ -328,22 +328,24 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
 
 
 def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging,
-            law_files: Sequence[Path] = ()) -> None:
+            law_files: Sequence[Path] = (), inputs: Sequence[Path] = ()) -> None:
     """Step "export": the dataset, parquet files and card, into ``staging``; the card lists
     the inputs and the statute files read (format ``statute``) with their sha256."""
     from buildds.errors import ExportError
     from buildds.evaluate.peers import peer_task_files
     from buildds.export.arbench import export_arbench
+    from buildds.jobs.input_sources import annotate_sources
     from buildds.safeio.names import printable_name
 
     report = run.report
+    recorded = ([{"path": i.path, "sha256": i.sha256, "format": i.format}
+                 for i in report.inputs]
+                + [{"path": printable_name(p.name), "sha256": sha256_regular(p),
+                    "format": "statute"} for p in law_files if p.is_file()])
     provenance = {"code_version": report.code_version, "options": run.options,
-                  "inputs": [{"path": i.path, "sha256": i.sha256, "format": i.format}
-                             for i in report.inputs]
-                  + [{"path": printable_name(p.name), "sha256": sha256_regular(p),
-                      "format": "statute"} for p in law_files if p.is_file()]}
+                  "inputs": annotate_sources(recorded, [*inputs, *law_files])}
     try:
-        export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
+        result = export_arbench(rows, out=run.out, fingerprint=report.fingerprint,
                        provenance=provenance, seed=run.seed, validation=report.validation,
                        staging=staging, review=report.review,
                        notes=JP_NOTES if run.options["profile"] == "jp" else (),
@@ -351,7 +353,7 @@ def _export(run: JudgmentsRun, rows: list[ArbenchRow], staging: OutputStaging,
                        extra_files=peer_task_files("appellate-review"))
     except ExportError as exc:
         raise BuildError(exc.message, source=exc.source or str(run.out)) from exc
-    report.exported = True
+    report.exported, report.data_fingerprint = True, result.data_fingerprint
 
 
 def _write_reports(report: JudgmentsReport, rejects: Rejects | None, out: Path,

@@ -214,6 +214,9 @@ class JudgmentsReport:
     validation: dict[str, Any] | None = None
     validation_md: str = ""
     fingerprint: str = ""
+    #: the export's data fingerprint (:mod:`buildds.export.data_fingerprint`), "" when not
+    #: exported: the one the card, ``buildds validate`` and the eval's dataset key show
+    data_fingerprint: str = ""
     exported: bool = False
     unchanged: bool = False
     #: rows that failed validation and were left out of the export (see rejects.jsonl)
@@ -281,6 +284,7 @@ class JudgmentsReport:
         """The content of ``report.json``."""
         return {
             "stage": STAGE, "code_version": self.code_version, "fingerprint": self.fingerprint,
+            "data_fingerprint": self.data_fingerprint,
             "inputs": [i.as_json() for i in self.inputs],
             "failed": [f.as_json() for f in self.failed], "parsed": self.parsed,
             "rejected": self.rejected, "dropped_rows": self.dropped,
@@ -304,6 +308,7 @@ class JudgmentsReport:
         self.profile, self.rows = ProfileSummary.from_json(previous["profile"]), previous["rows"]
         self.validation, self.exported = previous["validation"], True
         self.dropped = previous.get("dropped_rows", 0)
+        self.data_fingerprint = previous.get("data_fingerprint", "")
         self.review = previous.get("review")
         self.shortcut_audit = previous.get("shortcut_audit")
         if "failed" in previous:  # inputs found bad while parsing
@@ -314,7 +319,8 @@ class JudgmentsReport:
         """The content of ``report.md``."""
         names = ParseCoverage.FIELDS
         lines = ["# AR-Bench build (buildds judgments)", "", self.summary_line(), "",
-                 f"fingerprint `{self.fingerprint}`; exported: {self.exported}", "",
+                 (f"fingerprint `{self.fingerprint}`; data fingerprint: "
+                  f"`{self.data_fingerprint or '–'}`; exported: {self.exported}"), "",
                  "## Inputs", "", "| input | format | encoding | parsed |", "|---|---|---|---:|"]
         lines += [f"| {i.path} | {i.format} | {i.encoding} ({i.encoding_from}) | "
                   f"{self.parsed.get(i.path, 0)} |" for i in self.inputs]

@@ -8,6 +8,8 @@
   :mod:`buildds.validate.markdown`);
 * :mod:`buildds.validate.load` — :func:`load_export` reads an export for ``buildds validate``;
 * :mod:`buildds.validate.arbench` — the AR-Bench rows' checks (against their statute version);
+* :mod:`buildds.validate.other_exports` — ``buildds validate`` on an AR-Bench or contracts
+  export (ids, empty texts, the AR-Bench row schema, the data fingerprint);
 * :mod:`buildds.validate.export_splits`, :mod:`buildds.validate.dataset_diff`,
   :mod:`buildds.validate.dataset_diff_report` — ``buildds diff``: two exports compared item by
   item.

@@ -111,7 +111,7 @@ def test_card_lists_splits_labels_and_features(exported) -> None:  # type: ignor
     labels = next(f for f in front["dataset_info"]["features"] if f["name"] == "labels")
     assert labels["list"]["class_label"]["names"]["0"] == "目的"
     assert "| 完全合意 | 4 |" in card and "| `evaluation` | 4 |" in card
-    assert "fp" in card and f"| a.docx |  | not recorded | not recorded | `{'0' * 64}` |" in card
+    assert "fp" in card and f"| a.docx |  | not recorded | not recorded |  | `{'0' * 64}` |" in card
 
 
 def test_two_exports_are_byte_identical(tmp_path: Path, exported) -> None:  # type: ignore[no-untyped-def]

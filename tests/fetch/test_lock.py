@@ -124,6 +124,7 @@ def test_inferred_url_that_404s_is_reported_as_such(server, tmp_path):
     for e in data["files"]:
         if e["path"] == "2015/keiho-seito.pdf":
             e["inferred"] = True
+            e["inferred_from"] = "the numbering of the test server's other files"
     manifest.write_text(json.dumps(data), "utf-8")
     dest = tmp_path / "raw"
 
@@ -173,3 +174,79 @@ def test_repo_manifest_explains_every_missing_url():
             continue
         lo, hi = max(ids[e["year"]]) + 1, min(ids[e["year"] + 1]) - 1
         assert f"({lo:09d}–{hi:09d})" in e["url_hint"], e["path"]
+
+
+def test_cli_lists_the_files_to_download_by_hand_and_locks_them_once_placed(server, tmp_path):
+    """Entries without a URL: the command says what each file is, where to look (url_hint)
+    and where to save it; once placed, a rerun finishes and the lock records their sha256."""
+    bodies = serve_year(server, 2015)
+    manifest = write_manifest(tmp_path / "m.json", server.base, [2015],
+                              no_url={"2015/kenpo-seito.pdf", "2015/keiho-seito.pdf"})
+    data = json.loads(manifest.read_text("utf-8"))
+    for e in data["files"]:
+        e.update(era="平成27年", subject_jp={"kenpo": "憲法", "minpo": "民法",
+                                            "keiho": "刑法"}[e["subject"]])
+        if not e["official_url"]:
+            e["url_hint"] = f"content id after 001144533 ({e['subject']})"
+    manifest.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    dest = tmp_path / "raw"
+    args = ["fetch", "jbe", "--years", "2015", "--dest", str(dest), "--manifest", str(manifest),
+            "--timeout", "5"]
+
+    res = CliRunner().invoke(main, args)
+
+    assert res.exit_code == 1, res.output
+    assert "fetched 4 files, 0 already present, 2 failed" in res.output
+    assert ("2 file(s) have no known official URL: download each by hand from the Ministry "
+            "of Justice website") in res.output
+    assert f"  平成27年 憲法 answer key (正解及び配点)  ->  {dest / '2015/kenpo-seito.pdf'}" \
+        in res.output
+    assert "      where to look: content id after 001144533 (keiho)" in res.output
+    assert f"its sha256 recorded in {dest / 'jbe.lock.json'}" in res.output
+    assert "missing 2 file(s): 2015/kenpo-seito.pdf, 2015/keiho-seito.pdf" in res.output
+    assert "2015/kenpo-seito.pdf" not in read_lock(dest)
+
+    for rel in ("2015/kenpo-seito.pdf", "2015/keiho-seito.pdf"):  # the user places them
+        (dest / rel).write_bytes(bodies[rel])
+    again = CliRunner().invoke(main, args)
+
+    assert again.exit_code == 0, again.output
+    assert "fetched 0 files, 6 already present, 0 failed" in again.output
+    assert "by hand" not in again.output
+    lock = read_lock(dest)
+    for rel in ("2015/kenpo-seito.pdf", "2015/keiho-seito.pdf"):
+        assert lock[rel]["sha256"] == sha256_bytes(bodies[rel])
+
+
+def test_an_inferred_url_must_say_how_it_was_inferred(tmp_path):
+    from buildds.errors import FetchError
+    from buildds.fetch.manifest import load_manifest
+
+    manifest = write_manifest(tmp_path / "m.json", "http://127.0.0.1:9", [2015])
+    data = json.loads(manifest.read_text("utf-8"))
+    data["files"][1]["inferred"] = True
+    manifest.write_text(json.dumps(data), "utf-8")
+    try:
+        load_manifest(manifest)
+    except FetchError as exc:
+        assert "entry 2: an inferred official_url needs `inferred_from`" in exc.message
+    else:
+        raise AssertionError("an inferred URL without inferred_from was accepted")
+    data["files"][1]["inferred_from"] = "2015's booklet ids + the 2023 key gap"
+    manifest.write_text(json.dumps(data), "utf-8")
+    assert load_manifest(manifest)[1][1].inferred
+
+
+def test_repo_manifest_entries_are_each_seen_inferred_or_hinted():
+    """Every booklet and key 2015–2024 is listed: with a URL seen published, an inferred URL
+    with how it was inferred, or no URL and a url_hint (fetch then names it to place)."""
+    from buildds.fetch.manifest import default_manifest_path, load_manifest
+
+    _, entries = load_manifest(default_manifest_path())
+    assert len(entries) == 60
+    for e in entries:
+        if e.inferred:
+            assert e.url and e.raw.get("inferred_from"), e.rel
+        elif e.url is None:
+            assert e.url_hint and e.kind == "seito", e.rel
+        assert e.label.split()[1] in ("憲法", "民法", "刑法"), e.label

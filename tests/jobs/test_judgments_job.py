@@ -52,9 +52,11 @@ def test_judgments_job_end_to_end(shared: Path, tmp_path: Path) -> None:
     md = (out / "report.md").read_text("utf-8")
     assert "## Injections" in md and "## Parse coverage" in md
     card = (out / "README.md").read_text("utf-8")  # every source file, its format and sha256
-    assert (f"| test.json | judge | not recorded | not recorded | "
-            f"`{report['inputs'][0]['sha256']}` |") in card
-    assert "| statute | not recorded | not recorded |" in card  # the law files read, hashed
+    # publisher and licence read from ../shared/realdata/judgments/PROVENANCE.md (issue 19)
+    assert (f"| test.json | judge | oneal2000/JuDGE @ 2457c65eb4fbeff65f60dba617f6c9cbc221e71b "
+            "(2025-03-20) | MIT, © 2025 Weihang Su (LICENSE included) | PROVENANCE.md above "
+            f"the input, row `judge-benchmark/` | `{report['inputs'][0]['sha256']}` |") in card
+    assert "| statute | LawRefBook/Laws @ " in card  # the law files read, hashed
 
     before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     again = CliRunner().invoke(judgments, _args(shared, out))

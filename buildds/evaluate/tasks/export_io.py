@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from buildds.errors import ExportError, MissingDependency
+from buildds.export.data_fingerprint import data_fingerprint
 from buildds.safeio import loads_strict
 
 __all__ = ["load_saved", "plain_records", "read_parquet_frame", "read_parquet_rows",
-           "state_fingerprint"]
+           "state_fingerprint", "with_data_fingerprint"]
 
 
 def _plain(value: Any) -> Any:
@@ -68,3 +69,13 @@ def state_fingerprint(split_dir: Path) -> str | None:
                    ["_fingerprint"])
     except (OSError, KeyError, ValueError):
         return None
+
+
+def with_data_fingerprint(fp: dict[str, Any], export_dir: Path) -> dict[str, Any]:
+    """``fp`` with ``data_fingerprint``: the data fingerprint of the export folder
+    ``export_dir`` (:func:`buildds.export.data_fingerprint.data_fingerprint`), when it is
+    one — so the run's dataset key is the one the export's card and ``buildds validate``
+    show, whichever form (folder, parquet file, ``dataset/``) was loaded."""
+    if found := data_fingerprint(export_dir):
+        fp["data_fingerprint"] = found
+    return fp

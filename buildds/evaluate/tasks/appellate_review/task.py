@@ -54,6 +54,7 @@ from buildds.evaluate.tasks.export_io import (
     plain_records,
     read_parquet_rows,
     state_fingerprint,
+    with_data_fingerprint,
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
 from buildds.inject_errors.arbench_rows import SETTINGS, TASKS
@@ -180,8 +181,9 @@ def _from_saved(saved: Path, split: str) -> tuple[list[dict[str, Any]], dict[str
     if split not in dd:
         raise ExportError(f"the saved dataset has no {split!r} split", source=str(saved))
     rows = plain_records(dd[split].to_pandas())
-    return rows, {"kind": "dataset", "split": split,
-                  "splits": {"test": state_fingerprint(saved / split)}}
+    return rows, with_data_fingerprint({"kind": "dataset", "split": split,
+                                        "splits": {"test": state_fingerprint(saved / split)}},
+                                       saved.parent)
 
 
 def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -190,12 +192,14 @@ def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dic
     subtask's rows)."""
     path = Path(path)
     if path.is_file():
-        return read_parquet_rows(path), {"kind": "parquet", "split": subtask,
-                                     "test_sha256": sha256_file(path)}
+        fp = {"kind": "parquet", "split": subtask, "test_sha256": sha256_file(path)}
+        if path.parent.name == "data":
+            with_data_fingerprint(fp, path.parent.parent)
+        return read_parquet_rows(path), fp
     file = path / "data" / f"{subtask}.parquet"
     if file.is_file():
-        return read_parquet_rows(file), {"kind": "export", "split": subtask,
-                                     "test_sha256": sha256_file(file)}
+        return read_parquet_rows(file), with_data_fingerprint(
+            {"kind": "export", "split": subtask, "test_sha256": sha256_file(file)}, path)
     saved = path / "dataset" if (path / "dataset" / "dataset_dict.json").is_file() else path
     if (saved / "dataset_dict.json").is_file():
         return _from_saved(saved, subtask)

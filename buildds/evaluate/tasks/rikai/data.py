@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from buildds.errors import ExportError
-from buildds.evaluate.tasks.export_io import load_saved, state_fingerprint
+from buildds.evaluate.tasks.export_io import load_saved, state_fingerprint, with_data_fingerprint
 from buildds.safeio import loads_strict
 from buildds.safeio.hashing import sha256_file
 
@@ -117,6 +117,8 @@ def _from_parquet(eval_file: Path, card: Path) -> tuple[dict[str, list[dict[str,
     card_fp = _card_fingerprints(card)
     if card_fp:
         fp["card"] = card_fp
+    if eval_file.parent.name == "data":
+        with_data_fingerprint(fp, eval_file.parent.parent)
     return {EVAL_SPLIT: evaluation, DEV_SPLIT: development}, names, fp
 
 
@@ -133,7 +135,7 @@ def _from_saved(saved: Path) -> tuple[dict[str, list[dict[str, Any]]], list[str]
     card_fp = _card_fingerprints(saved.parent / "README.md")
     if card_fp:
         fp["card"] = card_fp
-    return splits, names, fp
+    return splits, names, with_data_fingerprint(fp, saved.parent)
 
 
 def _read(path: Path) -> tuple[dict[str, list[dict[str, Any]]], list[str] | None,
