@@ -367,7 +367,8 @@ def build_contracts(
                                else max_pages}
     pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
 
-    rows = apply_corrections(run.report, run.rejects, clause_table(pairs, view=view), fixes)
+    rows, report.corrections = apply_corrections(report.problems, run.rejects,
+                                                 clause_table(pairs, view=view), fixes)
     report.clauses = len(rows)
     run.staging.write_text(out / "clauses.jsonl",
                            "".join(canonical_json(r.as_dict()) + "\n" for r in rows))

@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from buildds.errors import BuildError, TransformError
 
 if TYPE_CHECKING:
-    from buildds.jobs.contracts import ContractsReport
+    from collections import Counter
+
     from buildds.pipeline import Rejects
     from buildds.schema.contracts import ClauseRow
     from buildds.transform.contract_corrections import ContractCorrection
@@ -50,26 +51,25 @@ def load_corrections(folder: Path | None) -> _Loaded:
     return loaded
 
 
-def apply_corrections(report: ContractsReport, rejects: Rejects, rows: Sequence[ClauseRow],
-                      loaded: _Loaded) -> list[ClauseRow]:
-    """``rows`` after the entries of ``loaded``; rejects for excluded clauses
-    (``correction_exclude``) and stale entries (``stale_correction``); the summary in
-    ``report.corrections`` when a folder was given."""
+def apply_corrections(problems: Counter[str], rejects: Rejects, rows: Sequence[ClauseRow],
+                      loaded: _Loaded) -> tuple[list[ClauseRow], dict[str, Any] | None]:
+    """``rows`` after the entries of ``loaded``, and the summary for ``report.json`` (None
+    when no folder was given); rejects (counted in ``problems``) for excluded clauses
+    (``correction_exclude``) and stale entries (``stale_correction``)."""
     from buildds.transform.contract_corrections import apply_contract_corrections
 
     if loaded.folder is None:
-        return list(rows)
+        return list(rows), None
     result = apply_contract_corrections(rows, loaded)
     for row, c in result.excluded:
         rejects.add(stage="corrections", reason="correction_exclude",
                     message=f"{c.origin}: {c.reason}", source=row.path or row.source,
                     page=row.page, id=row.id)
-        report.problems["correction_exclude"] += 1
+        problems["correction_exclude"] += 1
     for s in result.stale:
         rejects.add(stage="corrections", reason="stale_correction", message=s.message,
                     source=s.origin, id=s.id)
-        report.problems["stale_correction"] += 1
-    report.corrections = {"folder": str(loaded.folder), "entries": len(loaded),
-                          "applied": [c.origin for c in result.applied],
-                          "stale": [s.model_dump() for s in result.stale]}
-    return result.rows
+        problems["stale_correction"] += 1
+    return result.rows, {"folder": str(loaded.folder), "entries": len(loaded),
+                         "applied": [c.origin for c in result.applied],
+                         "stale": [s.model_dump() for s in result.stale]}
