@@ -145,17 +145,22 @@ class JudgmentsSource:
         return out
 
     def _rows(self, ids: set[str]) -> dict[str, dict[str, Any]]:
-        """The parquet rows with these ids (injected rows only), read by filter."""
+        """The parquet rows with these ids (injected rows only), streamed in batches (flat
+        memory whatever the build's size; no pandas import)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
         import pyarrow.parquet as pq
 
         out: dict[str, dict[str, Any]] = {}
         for path in sorted((self.out / "data").glob("*.parquet")):
-            if not ids - set(out):
+            wanted = pa.array(sorted(ids - set(out)), type=pa.string())
+            if not len(wanted):
                 break
-            table = pq.read_table(path, filters=[("id", "in", sorted(ids - set(out)))])
-            for row in table.to_pylist():
-                if row.get("label") == 1:
-                    out.setdefault(str(row["id"]), row)
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
+                mask = pc.is_in(batch.column("id"), value_set=wanted)
+                for row in batch.filter(mask).to_pylist():
+                    if row.get("label") == 1:
+                        out.setdefault(str(row["id"]), row)
         return out
 
     def items(self) -> Sequence[ReviewItem]:
