@@ -156,7 +156,9 @@ class ContractsSource:
             return []
         data = load_yaml_strict(self.review_file.read_text(encoding="utf-8")) or []
         if not isinstance(data, list):
-            raise ValueError(f"{self.review_file}: not a YAML list of corrections")
+            # the file's content, not an argument's type: the app reports it as a bad verdict
+            raise ValueError(  # noqa: TRY004
+                f"{self.review_file}: not a YAML list of corrections")
         for n, entry in enumerate(data, start=1):
             try:
                 ContractCorrection(**entry)

@@ -97,7 +97,7 @@ def test_verdicts_are_applied_by_the_next_build(built: tuple[Path, Path], tmp_pa
 
 def test_a_changed_document_makes_the_entries_stale(built: tuple[Path, Path],
                                                     tmp_path: Path) -> None:
-    out, docx = built
+    out, _ = built
     source = detect_source(out)
     changed, _ = source.items()
     source.record(Verdict(key=changed.key, action="accept"), source.version(changed.key))
@@ -148,3 +148,27 @@ def test_real_redlines_show_as_segments(tmp_path: Path) -> None:
     for item in tracked:  # the segments give back both views of each block
         for p in item.evidence["paragraphs"]:
             assert all(s["text"] for s in p["segments"])
+
+
+def test_clauses_on_low_confidence_ocr_pages_are_queued(tmp_path: Path) -> None:
+    """A scan read at 42 % on page 2: its clauses are in the queue with the page's
+    confidence; page 1 (91 %) is not."""
+    out = tmp_path / "out"
+    (out / "documents").mkdir(parents=True)
+    report = {"stage": "contracts", "clause_flags": [], "files": [
+        {"file": "in/scan.pdf", "ocr_page_confidence": {"1": 91.0, "2": 42.0}}]}
+    (out / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    rows = [{"id": f"scan-1234abcd-{n}", "source": "scan.pdf", "path": "in/scan.pdf",
+             "kind": "article", "number": n, "number_text": f"第{n}条", "heading": None,
+             "text": f"本文{n}", "changed": False, "page": n, "block_start": n, "block_end": n}
+            for n in (1, 2)]
+    (out / "clauses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    blocks = [{"index": n, "text": f"第{n}条 本文{n}", "page": n} for n in (1, 2)]
+    (out / "documents" / "in__scan.pdf.json").write_text(json.dumps({"blocks": blocks}),
+                                                         encoding="utf-8")
+    (item,) = ContractsSource(out, corrections=tmp_path / "corr").items()
+    assert (item.key, item.reasons) == ("scan-1234abcd-2", ("ocr_low_confidence",))
+    assert item.evidence["ocr"] == {"page": 2, "confidence": 42.0}
+    assert item.evidence["paragraphs"] == [{"index": 2, "page": 2, "kind": "paragraph",
+                                            "segments": [{"op": "same", "text": "第2条 本文2"}]}]
+    assert item.evidence["before"] == "第1条 本文1" and item.evidence["after"] == ""

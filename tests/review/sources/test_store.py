@@ -3,6 +3,7 @@ the write lock."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def test_diff_segments_give_back_both_texts(a: str, b: str) -> None:
     segs = diff_segments(a, b)
     assert _sides(segs) == (a, b)
     assert all(s["text"] for s in segs)
-    assert all(x["op"] != y["op"] for x, y in zip(segs, segs[1:]))  # merged runs
+    assert all(x["op"] != y["op"] for x, y in itertools.pairwise(segs))  # merged runs
 
 
 def test_short_unchanged_runs_join_the_changes_around_them() -> None:
