@@ -90,6 +90,8 @@ class ContractsReport:
     clause_flags: list[ClauseFlag] = field(default_factory=list)
     #: the corrections folder and what its entries did (:mod:`.contracts_corrections`)
     corrections: dict[str, Any] | None = None
+    #: the folder the recorded file names are relative to (absolute; for ``buildds review``)
+    input_root: Path | None = None
 
     @property
     def failed(self) -> int:
@@ -139,6 +141,7 @@ class ContractsReport:
             "files": [f.as_dict() for f in self.files],
             "clause_flags": [f.model_dump() for f in self.clause_flags],
             **({"corrections": self.corrections} if self.corrections is not None else {}),
+            **({"input_root": str(self.input_root)} if self.input_root is not None else {}),
         }
 
 
@@ -366,6 +369,7 @@ def build_contracts(
                                "max_pages": LIMITS["pages"].default if max_pages is None
                                else max_pages}
     pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
+    report.input_root = _root([Path(os.path.abspath(p)) for p in inputs])
 
     rows, report.corrections = apply_corrections(report.problems, run.rejects,
                                                  clause_table(pairs, view=view), fixes)

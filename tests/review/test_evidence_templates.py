@@ -11,7 +11,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 import buildds.review
 from buildds.review.sources.base import ReviewItem, detect_source
 from buildds.review.sources.contracts import ContractsSource
-from tests.review.sources.helpers import SCRIPT, make_contract_docx, make_judgments_out
+from tests.review.sources.helpers import (
+    SCRIPT,
+    make_contract_docx,
+    make_judgments_out,
+    make_scan_out,
+)
 from tests.review.sources.test_highbar_source import _fake_run
 
 TEMPLATES = Path(buildds.review.__file__).parent / "templates"
@@ -68,3 +73,11 @@ def test_no_template_marks_text_safe() -> None:
     for path in TEMPLATES.glob("evidence_*.html"):
         text = path.read_text("utf-8")
         assert "|safe" not in text.replace(" ", "") and "Markup(" not in text, path.name
+
+
+def test_a_scanned_clause_shows_its_page(tmp_path: Path) -> None:
+    out, _ = make_scan_out(tmp_path)
+    (item,) = ContractsSource(out, corrections=tmp_path / "corr").items()
+    html = _render(item)
+    assert f'src="/page/{tmp_path}/in/scan.pdf/2"' in html
+    assert 'data-bbox="10,20,300,40"' in html and "OCR confidence" in html

@@ -135,7 +135,8 @@ class ContractsSource:
                 facets={"document": str(row.get("path") or row.get("source")),
                         "kind": str(row.get("kind", "")), "reason": reasons[0]},
                 fields={"text": str(row.get("text", ""))},
-                evidence=clause_evidence(self.out, row, flags, ocr)))
+                evidence=clause_evidence(self.out, row, flags, ocr, self._inputs().get(
+                    str(row.get("path") or row.get("source"))))))
         self._items = items
         return items
 
@@ -228,6 +229,20 @@ class ContractsSource:
                                                         sort_keys=False, width=100))
         return digest([e for _, e in self._mine(rid, entries)])
 
+    def _inputs(self) -> dict[str, Path]:
+        """Recorded file name → the input file, for the files with pages (PDFs, scans,
+        images) that are still there (``report.json`` ``input_root``)."""
+        root = self._report.get("input_root")
+        out: dict[str, Path] = {}
+        for f in self._report.get("files") or []:
+            name = str(f.get("file", ""))
+            if f.get("format") not in ("pdf", "scan", "image") or not name:
+                continue
+            path = Path(name) if Path(name).is_absolute() or not root else Path(root) / name
+            if path.is_file():
+                out[name] = path
+        return out
+
     def files(self) -> Sequence[Path]:
-        """No input files: the evidence is the normalised documents the build wrote."""
-        return ()
+        """The input PDFs, scans and images, whose pages the evidence may show."""
+        return sorted(set(self._inputs().values()))

@@ -40,15 +40,20 @@ def block_segments(block: Mapping[str, Any]) -> list[dict[str, str]]:
 
 
 def _paragraph(block: Mapping[str, Any]) -> dict[str, Any]:
+    bbox = block.get("bbox")
     return {"index": block.get("index"), "page": block.get("page"),
-            "kind": block.get("kind", "paragraph"), "segments": block_segments(block)}
+            "kind": block.get("kind", "paragraph"), "segments": block_segments(block),
+            "bbox": list(bbox) if bbox else None}
 
 
 def clause_evidence(out: Path, row: Mapping[str, Any], flags: Sequence[Mapping[str, Any]],
-                    ocr: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The evidence of one clause row of ``clauses.jsonl``: ``document``, ``clause_id``,
+                    ocr: Mapping[str, Any] | None, source_file: Path | None = None
+                    ) -> dict[str, Any]:
+    """The evidence of one clause row of ``clauses.jsonl``: ``document``, ``source_file``
+    (the input file, for its page image: a PDF, scan or image the source's ``files()``
+    lists; else None), ``clause_id``,
     ``number_text``, ``heading``, ``kind``, ``page``, ``text``, ``changed``, ``paragraphs``
-    (``[{"index", "page", "kind", "segments"}]``), ``before`` / ``after`` (the neighbouring
+    (``[{"index", "page", "kind", "segments", "bbox"}]``; ``bbox`` in PDF points, or None), ``before`` / ``after`` (the neighbouring
     blocks' text), ``revisions`` (``[{"kind", "text", "author", "date"}]``), ``flags``
     (``[{"code", "message"}]``) and ``ocr`` (``{"page", "confidence"}`` or None)."""
     path = str(row.get("path") or row.get("source") or "")
@@ -65,7 +70,8 @@ def clause_evidence(out: Path, row: Mapping[str, Any], flags: Sequence[Mapping[s
     before = [b for b in blocks if int(b.get("index", -1)) < start][-1:]
     after = [b for b in blocks if int(b.get("index", -1)) > end][:1]
     return {
-        "document": path, "clause_id": row.get("id", ""), "number_text": row.get("number_text"),
+        "document": path, "source_file": str(source_file) if source_file else None,
+        "clause_id": row.get("id", ""), "number_text": row.get("number_text"),
         "heading": row.get("heading"), "kind": row.get("kind", ""), "page": row.get("page"),
         "text": row.get("text", ""), "changed": bool(row.get("changed")),
         "paragraphs": [_paragraph(b) for b in mine],

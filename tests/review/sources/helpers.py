@@ -72,3 +72,29 @@ def make_judgments_out(out: Path) -> Path:
         {"check": "E1_not_confusable", "message": "not a confusable pair", "ids": ["c-3-E1-0"]}]}}
     (out / "report.json").write_text(json.dumps(report), encoding="utf-8")
     return out
+
+
+def make_scan_out(tmp_path: Path) -> tuple[Path, Path]:
+    """A contracts output (``tmp_path/out``) for one scan (``tmp_path/in/scan.pdf``) read at
+    91 % on page 1 and 42 % on page 2, one clause per page; the output and the scan."""
+    from tests.conftest import simple_pdf_bytes
+
+    out = tmp_path / "out"
+    (out / "documents").mkdir(parents=True)
+    (tmp_path / "in").mkdir()
+    scan = tmp_path / "in" / "scan.pdf"
+    scan.write_bytes(simple_pdf_bytes("page"))
+    report = {"stage": "contracts", "clause_flags": [], "input_root": str(tmp_path),
+              "files": [{"file": "in/scan.pdf", "format": "scan",
+                         "ocr_page_confidence": {"1": 91.0, "2": 42.0}}]}
+    (out / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    rows = [{"id": f"scan-1234abcd-{n}", "source": "scan.pdf", "path": "in/scan.pdf",
+             "kind": "article", "number": n, "number_text": f"第{n}条", "heading": None,
+             "text": f"本文{n}", "changed": False, "page": n, "block_start": n, "block_end": n}
+            for n in (1, 2)]
+    (out / "clauses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    blocks = [{"index": n, "text": f"第{n}条 本文{n}", "page": n, "bbox": [10, 20, 300, 40]}
+              for n in (1, 2)]
+    (out / "documents" / "in__scan.pdf.json").write_text(json.dumps({"blocks": blocks}),
+                                                         encoding="utf-8")
+    return out, scan

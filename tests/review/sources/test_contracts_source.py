@@ -14,7 +14,7 @@ from buildds.jobs.contracts import build_contracts
 from buildds.review.sources.base import StaleVerdict, Verdict, detect_source
 from buildds.review.sources.contracts import ContractsSource, probe
 from tests.conftest import shared_path
-from tests.review.sources.helpers import SCRIPT, make_contract_docx
+from tests.review.sources.helpers import SCRIPT, make_contract_docx, make_scan_out
 
 
 def _build(tmp_path: Path, docx: Path) -> Path:
@@ -40,6 +40,8 @@ def test_queue_and_redline(built: tuple[Path, Path], tmp_path: Path) -> None:
     source = detect_source(out)
     assert isinstance(source, ContractsSource) and source.kind == "contract"
     assert source.corrections == tmp_path / "corr"  # where the build reads them
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert report["input_root"] == str(tmp_path) and source.files() == []  # a .docx: no pages
     changed, empty = source.items()
     assert changed.reasons == ("tracked_changes",) and empty.reasons == (
         "validation:empty_clause",)
@@ -152,23 +154,15 @@ def test_real_redlines_show_as_segments(tmp_path: Path) -> None:
 
 def test_clauses_on_low_confidence_ocr_pages_are_queued(tmp_path: Path) -> None:
     """A scan read at 42 % on page 2: its clauses are in the queue with the page's
-    confidence; page 1 (91 %) is not."""
-    out = tmp_path / "out"
-    (out / "documents").mkdir(parents=True)
-    report = {"stage": "contracts", "clause_flags": [], "files": [
-        {"file": "in/scan.pdf", "ocr_page_confidence": {"1": 91.0, "2": 42.0}}]}
-    (out / "report.json").write_text(json.dumps(report), encoding="utf-8")
-    rows = [{"id": f"scan-1234abcd-{n}", "source": "scan.pdf", "path": "in/scan.pdf",
-             "kind": "article", "number": n, "number_text": f"第{n}条", "heading": None,
-             "text": f"本文{n}", "changed": False, "page": n, "block_start": n, "block_end": n}
-            for n in (1, 2)]
-    (out / "clauses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
-    blocks = [{"index": n, "text": f"第{n}条 本文{n}", "page": n} for n in (1, 2)]
-    (out / "documents" / "in__scan.pdf.json").write_text(json.dumps({"blocks": blocks}),
-                                                         encoding="utf-8")
-    (item,) = ContractsSource(out, corrections=tmp_path / "corr").items()
+    confidence and the scan's page (the input file the app may serve); page 1 (91 %) is
+    not."""
+    out, scan = make_scan_out(tmp_path)
+    source = ContractsSource(out, corrections=tmp_path / "corr")
+    (item,) = source.items()
+    assert source.files() == [scan] and item.evidence["source_file"] == str(scan)
     assert (item.key, item.reasons) == ("scan-1234abcd-2", ("ocr_low_confidence",))
     assert item.evidence["ocr"] == {"page": 2, "confidence": 42.0}
     assert item.evidence["paragraphs"] == [{"index": 2, "page": 2, "kind": "paragraph",
-                                            "segments": [{"op": "same", "text": "第2条 本文2"}]}]
+                                            "segments": [{"op": "same", "text": "第2条 本文2"}],
+                                            "bbox": [10, 20, 300, 40]}]
     assert item.evidence["before"] == "第1条 本文1" and item.evidence["after"] == ""
