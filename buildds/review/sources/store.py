@@ -3,7 +3,7 @@
 * :func:`digest` — the version of an item's stored verdict data (a short sha256 of its
   canonical JSON; ``None`` — nothing stored — has a version too);
 * :func:`locked` — one writer at a time for a verdicts file, across threads (one app) and
-  processes (two apps, a person's editor is not covered): the read, version check and write
+  processes (two apps; a person's editor is not covered): the read, version check and write
   of :meth:`~buildds.review.sources.base.ReviewSource.record` happen under it, so a second
   tab's write against the old version is refused instead of overwriting;
 * :func:`write_text` — an atomic write (temp file beside it, then ``os.replace``);
@@ -20,6 +20,7 @@ import contextlib
 import difflib
 import fcntl
 import json
+import os
 import re
 import threading
 from collections.abc import Collection, Iterator
@@ -56,20 +57,20 @@ def safe_key(text: str) -> str:
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold the write lock of ``path`` (a thread lock and ``fcntl.flock`` on
-    ``.<name>.lock`` beside it; the folder is created when missing)."""
+    """Hold the write lock of ``path``: a thread lock, and ``fcntl.flock`` on its folder
+    (created when missing) — no lock file is left beside the data."""
     path = Path(path)
     key = str(path.resolve())
     with _GUARD:
         thread_lock = _THREAD_LOCKS.setdefault(key, threading.Lock())
     with thread_lock:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path.parent / f".{path.name}.lock", "a+b") as fh:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
 
 def write_text(path: Path, text: str) -> None:

@@ -89,3 +89,27 @@ def test_lock_serialises_threads(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert overlap == [False] * 8 and (tmp_path / "sub").is_dir()
+
+
+def test_lock_works_across_processes_and_leaves_no_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "data" / "f.csv"
+    marker = tmp_path / "child-done"
+    code = ("import sys, time; from pathlib import Path; "
+            "from buildds.review.sources.store import locked\n"
+            "with locked(Path(sys.argv[1])):\n"
+            "    print('in', flush=True); time.sleep(1); Path(sys.argv[2]).touch()\n")
+    child = subprocess.Popen([sys.executable, "-c", code, str(path), str(marker)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "in"
+        with locked(path):  # waits until the child lets go
+            assert marker.exists()
+        assert child.wait(timeout=60) == 0
+    finally:
+        child.kill()
+        if child.stdout is not None:
+            child.stdout.close()
+    assert list((tmp_path / "data").iterdir()) == []  # no lock file left
