@@ -55,7 +55,8 @@ def clause_evidence(out: Path, row: Mapping[str, Any], flags: Sequence[Mapping[s
     ``number_text``, ``heading``, ``kind``, ``page``, ``text``, ``changed``, ``paragraphs``
     (``[{"index", "page", "kind", "segments", "bbox"}]``; ``bbox`` in PDF points, or None), ``before`` / ``after`` (the neighbouring
     blocks' text), ``revisions`` (``[{"kind", "text", "author", "date"}]``), ``flags``
-    (``[{"code", "message"}]``) and ``ocr`` (``{"page", "confidence"}`` or None)."""
+    (``[{"code", "message"}]``), ``ocr`` (``{"page", "confidence"}`` or None) and
+    ``actions`` (the verdicts a clause takes: accept, edit, exclude)."""
     path = str(row.get("path") or row.get("source") or "")
     blocks: list[dict[str, Any]] = []
     doc_file = document_file(out, path)
@@ -83,4 +84,5 @@ def clause_evidence(out: Path, row: Mapping[str, Any], flags: Sequence[Mapping[s
         "flags": [{"code": str(f.get("code", "")), "message": str(f.get("message", ""))}
                   for f in flags],
         "ocr": dict(ocr) if ocr else None,
+        "actions": ["accept", "edit", "exclude"],
     }

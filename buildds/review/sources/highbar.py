@@ -15,7 +15,8 @@ fields and with every application, judge and backend name the manifest knows rep
 ``task_title``, ``instructions``, ``documents``, ``axis``, ``criterion`` (``id``, ``kind``,
 ``text``, ``applies_when``) or ``rubric`` (``id``, ``title``, ``question``, ``levels``),
 ``answer``, ``answer_sha256``, ``verdicts`` (``{"A": {"verdict"|"score", "reason",
-"error"}, "B": …}``), ``why`` and ``choices`` (the values a verdict may take).
+"error"}, "B": …}``), ``why``, ``choices`` (the values a verdict may take) and ``actions``
+(the verdicts the item takes: ``edit`` for a form score, else also ``accept`` / ``reject``).
 
 Verdicts: substance — ``accept`` = the answer meets the criterion (``pass``), ``reject`` =
 it does not (``fail``), ``edit`` with ``changes={"verdict": "pass"|"fail"|
@@ -111,6 +112,7 @@ def _evidence(entry: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         "answer": entry.get("answer", ""), "answer_sha256": entry.get("answer_sha256", ""),
         "verdicts": verdicts, "why": entry.get("why", ""),
         "choices": list(FORM if form else SUBSTANCE),
+        "actions": ["edit"] if form else ["accept", "reject", "edit"],
     }
     return _blind(evidence, names)
 

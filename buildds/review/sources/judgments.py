@@ -16,7 +16,8 @@ id), ``dataset``; evidence (:func:`row_evidence`):
   range, the charge pair …: :func:`buildds.export.review_sample.why_wrong`), and ``tier``;
 * ``gold`` — the gold correction; ``edits`` — ``[{"old", "new"}]``; ``statute_text`` — the
   cited articles' text; ``facts``; ``flags`` — ``[{"check", "message"}]`` from the validator;
-* ``id``, ``error_type``, ``error_about``, ``error_class``, ``dataset``, ``document``.
+* ``id``, ``error_type``, ``error_about``, ``error_class``, ``dataset``, ``document``;
+* ``actions`` — the verdicts the item takes (``accept``, ``reject``).
 
 Verdicts go to the verdicts CSV (default ``OUT/review/verdicts.csv``), the file
 ``buildds judgments --review-verdicts`` reads: ``accept`` → ``valid=yes`` (a real,
@@ -48,6 +49,8 @@ __all__ = ["KIND", "JudgmentsSource", "probe", "row_evidence"]
 
 KIND = "judgment"
 VERDICTS = Path("review") / "verdicts.csv"
+#: what a reviewer can say of an injected row (``evidence["actions"]``)
+ACTIONS = ("accept", "reject")
 _TEMPLATE = Path("review") / "verdicts_template.csv"
 
 
@@ -98,6 +101,7 @@ def row_evidence(row: Mapping[str, Any], flags: Sequence[tuple[str, str]] = ()) 
         "statute_text": row.get("articles_text") or "",
         "facts": row.get("facts") or "",
         "flags": [{"check": c, "message": m} for c, m in flags],
+        "actions": list(ACTIONS),
     }
 
 
@@ -211,7 +215,7 @@ class JudgmentsSource:
         """Write the verdict as the row's line of the verdicts CSV (replaced in place, or
         appended), atomically; the item's new version."""
         rid = self._row_id(verdict.key)
-        check_verdict(verdict, ("accept", "reject"), what="an injected row")
+        check_verdict(verdict, ACTIONS, what="an injected row")
         path = self.verdicts_path
         with locked(path):
             rows = read_rows(path)

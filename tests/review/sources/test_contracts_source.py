@@ -53,6 +53,7 @@ def test_queue_and_redline(built: tuple[Path, Path], tmp_path: Path) -> None:
         {"op": "same", "text": "報酬は"}, {"op": "ins", "text": f"月額{SCRIPT}"},
         {"op": "del", "text": "年額"}, {"op": "same", "text": "とする。"}]
     assert [r["kind"] for r in ev["revisions"]] == ["insertion", "deletion"]
+    assert ev["actions"] == ["accept", "edit", "exclude"]
     assert ev["before"] == "業務委託契約書" and ev["after"] == "第2条（遂行）"
     assert empty.evidence["flags"] == [{"code": "empty_clause",
                                         "message": "the clause has no text"}]

@@ -69,6 +69,8 @@ def test_the_queue_is_blind(tmp_path: Path) -> None:
     assert set(sub.evidence["verdicts"]["A"]) == {"verdict", "reason"}  # no judge field
     assert sub.evidence["choices"] == ["pass", "fail", "not_applicable"]
     assert form.evidence["choices"] == ["1", "2", "3"]
+    assert (sub.evidence["actions"], form.evidence["actions"]) == (["accept", "reject", "edit"],
+                                                                   ["edit"])
 
 
 def test_verdicts_become_reviews_yaml_entries(tmp_path: Path) -> None:

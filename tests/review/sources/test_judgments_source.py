@@ -40,6 +40,7 @@ def test_probe_and_queue(out: Path, tmp_path: Path) -> None:
     assert {"op": "del", "text": "盗窃"} in judgment["segments"]
     assert {"op": "ins", "text": "职务侵占"} in judgment["segments"]
     assert ev["tier"] == "数额较大" and ["statute tier", "数额较大"] in ev["why"]
+    assert ev["actions"] == ["accept", "reject"]
     assert ev["gold"] == {"charge": "盗窃"} and ev["edits"] == [{"old": "盗窃", "new": "职务侵占"}]
     assert items[1].evidence["flags"] == [{"check": "E1_not_confusable",
                                            "message": "not a confusable pair"}]
