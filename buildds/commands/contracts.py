@@ -51,11 +51,16 @@ __all__ = ["contracts"]
 @click.option("--strict", is_flag=True, help="Exit 1 if any file could not be read (without it, "
               "only when none could) or any clause was flagged (empty, TOC-like, far too long, "
               "numbering gap or duplicate, text outside any clause — listed in report.md).")
+@click.option("--corrections", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("corrections/contracts"), show_default=True,
+              help="Folder of clause corrections (*.yaml: text, exclude or accept a clause by "
+              "id, with expect) applied on every build; stale entries are rejects. The "
+              "default folder may be missing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
               view: str, labels: Path | None, password: str | None, seed: int,
               eval_share: float, split_like: str | None, ocr_lang: str, max_pages: int,
-              strict: bool, quiet: bool) -> None:
+              strict: bool, corrections: Path, quiet: bool) -> None:
     """Contracts (.docx, .pdf, scans, images, .odt) → clauses → LegalRikai-style datasets.
 
     Writes documents/<file>.json (each normalised document), clauses.jsonl, the dataset
@@ -88,13 +93,18 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
     if not re.fullmatch(r"[A-Za-z_]+(\+[A-Za-z_]+)*", ocr_lang):
         raise click.BadParameter(f"{ocr_lang!r} is not a tesseract language (jpn, jpn+eng, "
                                  "auto …)", param_hint="--ocr-lang")
+    if (not corrections.is_dir() and ctx.get_parameter_source("corrections")
+            != ParameterSource.DEFAULT):
+        raise click.BadParameter(f"{corrections} is not a folder of correction files",
+                                 param_hint="'--corrections'")
     try:
         report = build_contracts(list(inputs), out=out, annotations=annotations,
                                  task=task,  # type: ignore[arg-type]
                                  view=view,  # type: ignore[arg-type]
                                  password=password, seed=seed, eval_share=eval_share,
                                  labels=labels, progress=not quiet, max_pages=max_pages,
-                                 ocr_lang=ocr_lang, split_like=split_like)
+                                 ocr_lang=ocr_lang, split_like=split_like,
+                                 corrections=corrections)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from buildds.code_version import code_files
 from buildds.errors import BuildError
+from buildds.jobs.contracts_corrections import apply_corrections, load_corrections
 from buildds.jobs.contracts_markdown import contracts_markdown
 from buildds.pipeline import (
     Rejects,
@@ -89,6 +90,10 @@ class ContractsReport:
     seconds: float = 0.0
     #: what :func:`buildds.validate.clause_checks.check_clauses` found, per document in order
     clause_flags: list[ClauseFlag] = field(default_factory=list)
+    #: the corrections folder and what its entries did (:mod:`.contracts_corrections`)
+    corrections: dict[str, Any] | None = None
+    #: the folder the recorded file names are relative to (absolute; for ``buildds review``)
+    input_root: Path | None = None
 
     @property
     def failed(self) -> int:
@@ -137,6 +142,8 @@ class ContractsReport:
             "exported": self.exported, "data_fingerprint": self.data_fingerprint,
             "files": [f.as_dict() for f in self.files],
             "clause_flags": [f.model_dump() for f in self.clause_flags],
+            **({"corrections": self.corrections} if self.corrections is not None else {}),
+            **({"input_root": str(self.input_root)} if self.input_root is not None else {}),
         }
 
 
@@ -333,7 +340,7 @@ def build_contracts(
     seed: int = 0, eval_share: float = 0.2, labels: Path | None = None,
     ocr_lang: str = "auto", progress: bool = True,
     on_file: Callable[[Path], None] | None = None, max_pages: int | None = None,
-    split_like: str | None = None,
+    split_like: str | None = None, corrections: Path | None = None,
 ) -> ContractsReport:
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
@@ -341,7 +348,9 @@ def build_contracts(
     annotations); ``split_like`` a published split layout used instead of ``eval_share``
     (:func:`~buildds.transform.rikai.split_like`); ``ocr_lang`` ``auto`` (chosen per page) or
     a tesseract language. A document of more than ``max_pages`` pages or image frames
-    (default: the ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
+    (default: the ``pages`` limit, ``--max-pages``) is a failed file. ``corrections``: a
+    folder of clause corrections applied to the clause table
+    (:mod:`buildds.jobs.contracts_corrections`). Per-file failures are data (in the
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
@@ -355,6 +364,7 @@ def build_contracts(
     # read the annotations first: a bad file should fail before any slow extraction
     notes = load_annotations(annotations) if annotations is not None else None
     inventory = _read_labels(labels) if labels is not None else None
+    fixes = load_corrections(corrections)
     report = ContractsReport(out=out, task=task if notes is not None else None, view=view)
     clean_stale_staging(out)  # what an interrupted run left
     run = _Run(out=out, report=report, rejects=Rejects(), staging=OutputStaging(out))
@@ -362,8 +372,10 @@ def build_contracts(
                                "max_pages": LIMITS["pages"].default if max_pages is None
                                else max_pages}
     pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
+    report.input_root = _root([Path(os.path.abspath(p)) for p in inputs])
 
-    rows = clause_table(pairs, view=view)
+    rows, report.corrections = apply_corrections(report.problems, run.rejects,
+                                                 clause_table(pairs, view=view), fixes)
     report.clauses = len(rows)
     run.staging.write_text(out / "clauses.jsonl",
                            "".join(canonical_json(r.as_dict()) + "\n" for r in rows))
