@@ -63,7 +63,9 @@ def _subject_rows(items: list[JbeItem], exclusions: list[JbeExclusion],
             causes.append(f"{subject}: this build excludes {d_ex} more question(s) than the "
                           f"paper ({_reasons(ex)}): the paper kept at least {d_ex} question(s) "
                           "that this build excludes for one of these reasons.")
-        if d_items and (d_items > 0) != (d_ex < 0):
+        # fewer items are explained (in direction) only by more exclusions here, more
+        # items only by more exclusions in the paper; equal exclusions explain nothing
+        if d_items and not (d_items < 0 < d_ex or d_ex < 0 < d_items):
             causes.append(f"{subject}: {abs(d_items)} {'more' if d_items > 0 else 'fewer'} "
                           "items than the paper, which its excluded questions do not explain: "
                           "the kept questions give a different number of statements (the "

@@ -68,3 +68,15 @@ def test_more_exclusions_than_the_paper_name_our_reasons():
     text = "\n".join(paper_comparison_markdown(items, exclusions))
     assert ("Constitution: this build excludes 2 more question(s) than the paper "
             f"(`matching` {n}): the paper kept at least 2") in text
+
+
+def test_fewer_items_with_the_papers_exclusion_count_is_still_a_cause():
+    """Equal exclusion counts explain no difference in items (the Civil Code of 2015–2024:
+    one question excluded as in the paper, yet fewer items)."""
+    fig = paper_figures()["subjects"]["Civil Code"]
+    items = [item(y, "Civil Code", 1, 1) for y in range(2015, 2025)]
+    exclusions = [excluded(2015, "Civil Code", 30 + k, "no_statements")
+                  for k in range(fig["excluded"])]
+    text = "\n".join(paper_comparison_markdown(items, exclusions))
+    assert (f"Civil Code: {fig['items'] - 10} fewer items than the paper, which its excluded "
+            "questions do not explain") in text
