@@ -1,0 +1,124 @@
+"""``buildds judgments`` in shards (buildds.jobs.judgments_sharded) on a small real subset
+(needs ../shared): the same files whatever the shard size, the same as the whole-corpus path,
+a killed run resumes from the finished shards, a bad record is a reject with its line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from buildds.jobs.judgments import build_judgments
+from buildds.jobs.judgments_sharded import SHARDS_DIR, local_map
+from buildds.jobs.judgments_shard_task import MARKER
+from tests.conftest import shared_path
+
+#: report.json / report.md say how the run was sharded (and how long it took)
+_RUN_FILES = {"report.json", "report.md"}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The first 40 JuDGE lines and 25 LeCaRD lines (with one bad line among them)."""
+    shared = shared_path("realdata", "judgments")
+    root = tmp_path_factory.mktemp("corpus")
+    judge = (shared / "judge-benchmark" / "test.json").read_text("utf-8").splitlines()[:40]
+    lecard = (shared / "lecard-candidates-subset" / "candidates.jsonl").read_text(
+        "utf-8").splitlines()[:25]
+    lecard[7] = '{"ajId": "broken", '
+    (root / "judge.json").write_text("\n".join(judge) + "\n", encoding="utf-8")
+    (root / "lecard.jsonl").write_text("\n".join(lecard) + "\n", encoding="utf-8")
+    return {"judge": root / "judge.json", "lecard": root / "lecard.jsonl",
+            "law": shared / "cn-criminal-law",
+            "confusable": shared / "cn-confusable-charges" / "legalattack_sheet1_similar_charges.csv"}
+
+
+def _build(corpus: dict[str, Path], out: Path, **kw: Any) -> Any:
+    return build_judgments([corpus["judge"], corpus["lecard"]], out=out, law_dir=corpus["law"],
+                           confusable=corpus["confusable"], progress=False, audit=False, **kw)
+
+
+def _hashes(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and p.name not in _RUN_FILES
+            and SHARDS_DIR not in p.relative_to(out).parts}
+
+
+@pytest.fixture(scope="module")
+def whole(corpus: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The files of the whole-corpus path (shard_bytes 0): the reference."""
+    out = tmp_path_factory.mktemp("whole") / "out"
+    report = _build(corpus, out, shard_bytes=0)
+    assert report.exported and not report.shards
+    return _hashes(out)
+
+
+@pytest.mark.parametrize("size", [1, 7, 1000])
+def test_same_files_whatever_the_shard_size(corpus: dict[str, Path], whole: dict[str, str],
+                                            tmp_path: Path, size: int) -> None:
+    out = tmp_path / "out"
+    report = _build(corpus, out, shard_bytes=size)
+    assert report.exported and report.shards["shards"] > (10 if size < 1000 else 3)
+    assert report.shards["resumed"] == 0
+    assert _hashes(out) == whole
+    assert "data/detection.parquet" in whole and "rejects.jsonl" in whole
+    assert not (out / SHARDS_DIR).exists()  # removed once the export is in place
+
+
+def test_two_workers_give_the_same_files(corpus: dict[str, Path], whole: dict[str, str],
+                                         tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build(corpus, out, shard_bytes=30_000, map_fn=local_map(2))
+    assert _hashes(out) == whole
+
+
+def test_a_bad_record_is_a_reject_with_its_file_and_line(corpus: dict[str, Path],
+                                                         tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _build(corpus, out, shard_bytes=5000)
+    rejects = [json.loads(x) for x in (out / "rejects.jsonl").read_text("utf-8").splitlines()]
+    bad = [r for r in rejects if r["reason"] == "malformed_json"]
+    assert len(bad) == 1 and bad[0]["source"] == "lecard.jsonl" and bad[0]["line"] == 8
+    assert bad[0]["message"].startswith("line 8:")
+
+
+class _Killed(Exception):
+    pass
+
+
+def _killed_after(n: int) -> Callable[[Callable[[Any], Any], Iterable[Any]], list[Any]]:
+    """A map_fn that does ``n`` shards, then dies (as a killed run would)."""
+    def run(fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        done = []
+        for i, item in enumerate(items):
+            if i == n:
+                raise _Killed
+            done.append(fn(item))
+        return done
+    return run
+
+
+def test_a_killed_run_resumes_from_the_finished_shards(corpus: dict[str, Path],
+                                                       whole: dict[str, str],
+                                                       tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(_Killed):
+        _build(corpus, out, shard_bytes=20_000, map_fn=_killed_after(4))
+    markers = sorted((out / SHARDS_DIR).glob(f"*/{MARKER}"))
+    assert len(markers) == 4
+    markers[1].unlink()  # this shard was killed before its marker: it is redone
+    report = _build(corpus, out, shard_bytes=20_000)
+    assert report.shards["resumed"] == 3 and report.shards["shards"] > 4
+    assert _hashes(out) == whole
+
+
+def test_a_changed_setting_redoes_every_shard(corpus: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(_Killed):
+        _build(corpus, out, shard_bytes=20_000, map_fn=_killed_after(3))
+    report = _build(corpus, out, shard_bytes=20_000, seed=1)
+    assert report.shards["resumed"] == 0
