@@ -157,8 +157,9 @@ def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
                     known += _counts_one(j, statutes, coverage)
                     if run.limit is not None and n >= run.limit:
                         break
-        except ExtractError as exc:  # unreadable half-way: the file counts as failed
-            report.failed.append(FailedInput(path=found.name, error=exc.message))
+        except (ExtractError, OSError, EOFError) as exc:  # unreadable half-way: failed
+            report.failed.append(FailedInput(path=found.name, error=(
+                exc.message if isinstance(exc, ExtractError) else f"cannot read: {exc}")))
             continue
         _take(run, found.name, n, coverage, got)
         found_all.summary.merge(part)

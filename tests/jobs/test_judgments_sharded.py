@@ -122,3 +122,27 @@ def test_a_changed_setting_redoes_every_shard(corpus: dict[str, Path], tmp_path:
         _build(corpus, out, shard_bytes=20_000, map_fn=_killed_after(3))
     report = _build(corpus, out, shard_bytes=20_000, seed=1)
     assert report.shards["resumed"] == 0
+
+
+def test_gzip_and_parquet_inputs_give_the_same_rows(corpus: dict[str, Path],
+                                                    tmp_path: Path) -> None:
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    lines = corpus["judge"].read_text("utf-8").splitlines()
+    packed = tmp_path / "judge.jsonl.gz"
+    packed.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8")))
+    table = tmp_path / "judge.parquet"
+    pq.write_table(pa.Table.from_pylist([json.loads(x) for x in lines]), table,
+                   row_group_size=7)
+    built = {}
+    for name, path in (("jsonl", corpus["judge"]), ("gz", packed), ("parquet", table)):
+        report = build_judgments([path], out=tmp_path / name, law_dir=corpus["law"],
+                                 confusable=corpus["confusable"], progress=False, audit=False,
+                                 shard_bytes=20_000)
+        assert report.exported and sum(report.parsed.values()) > 30, name
+        assert report.shards["shards"] > 1, name
+        built[name] = (tmp_path / name / "data" / "detection.parquet").read_bytes()
+    assert built["gz"] == built["jsonl"] and built["parquet"] == built["jsonl"]
