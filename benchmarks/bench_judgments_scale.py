@@ -16,7 +16,9 @@ processes), so one scale's peak never hides another's.
 ``--map-fn module:function`` names a function ``f(workers) -> map_fn`` (the seam of
 :func:`buildds.jobs.judgments.build_judgments`: ``map_fn(fn, shards)`` → results in input
 order); the default is :func:`buildds.jobs.judgments_sharded.local_map`. ``--whole`` runs
-the whole-corpus path (``shard_bytes=0``) for comparison. Figures on a shared, busy machine
+the whole-corpus path (``shard_bytes=0``) for comparison. "pre-merge" is the time and peak
+RSS when the shards are done (survey + parse/inject/rows), before the merge loads the rows
+for validation, audit and export. Figures on a shared, busy machine
 move by tens of percent from run to run.
 """
 
@@ -89,8 +91,16 @@ _CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from importlib import import_module
+from buildds.jobs import judgments_sharded
 from buildds.jobs.judgments import build_judgments
 a = json.loads(sys.argv[1])
+phase = {}
+merge = judgments_sharded.merge_shards
+def timed_merge(*args, **kw):  # the peak of survey + shards, before the merge loads rows
+    phase["before_merge_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    phase["before_merge_s"] = time.perf_counter() - t
+    return merge(*args, **kw)
+judgments_sharded.merge_shards = timed_merge
 mod, _, fn = a["map_fn"].partition(":")
 map_fn = getattr(import_module(mod), fn)(a["workers"])
 t = time.perf_counter()
@@ -101,7 +111,7 @@ own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"seconds": time.perf_counter() - t, "judgments": sum(r.parsed.values()),
                   "rows": r.rows.get("detection", 0), "peak_mb": own / 1024,
-                  "workers_peak_mb": kids / 1024, "shards": r.shards}))
+                  "workers_peak_mb": kids / 1024, "shards": r.shards, **phase}))
 """
 
 
@@ -138,7 +148,8 @@ def main() -> None:
         root = args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
         print(f"{'scale':>5} {'records':>8} {'MB':>7} {'judgments':>9} {'rows':>7} "
-              f"{'s':>7} {'judg/s':>7} {'peak MB':>8} {'workers MB':>10}")
+              f"{'s':>7} {'judg/s':>7} {'peak MB':>8} {'workers MB':>10} "
+              f"{'pre-merge s':>11} {'pre-merge MB':>12}")
         for scale in (int(s) for s in args.scales.split(",")):
             corpus = root / f"judge_x{scale}.jsonl"
             n = perturbed_corpus(src, corpus, scale)
@@ -146,7 +157,9 @@ def main() -> None:
             mb = corpus.stat().st_size / 1e6
             print(f"{scale:>5} {n:>8} {mb:>7.1f} {got['judgments']:>9} {got['rows']:>7} "
                   f"{got['seconds']:>7.1f} {got['judgments'] / got['seconds']:>7.1f} "
-                  f"{got['peak_mb']:>8.0f} {got['workers_peak_mb']:>10.0f}", flush=True)
+                  f"{got['peak_mb']:>8.0f} {got['workers_peak_mb']:>10.0f} "
+                  f"{got.get('before_merge_s', 0):>11.1f} {got.get('before_merge_mb', 0):>12.0f}",
+                  flush=True)
 
 
 if __name__ == "__main__":
