@@ -30,10 +30,11 @@ from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["DONORS_PER_GROUP", "CorpusSummary", "donor_group"]
+__all__ = ["DONORS_PER_GROUP", "CorpusSummary", "donor_group", "slim_donor"]
 
-#: E1 donors kept per (charge, term, factor key): far above the real corpora's groups
-DONORS_PER_GROUP = 32
+#: E1 donors kept per (charge, term, factor key): the largest group of the real corpora
+#: (JuDGE + LeCaRD + Caseformer: 662 donors in 584 groups, at most 5 in one)
+DONORS_PER_GROUP = 5
 
 
 def donor_group(judgment: Judgment) -> tuple[str, int, str]:
@@ -43,6 +44,14 @@ def donor_group(judgment: Judgment) -> tuple[str, int, str]:
     if judgment.sentence.probation_months:
         kinds.add("缓刑")
     return judgment.charges[0], judgment.sentence.months or 0, "|".join(sorted(kinds))
+
+
+def slim_donor(j: Judgment) -> Judgment:
+    """A donor as E1 reads it: without the facts and the judgment part (E1 takes a donor's
+    reasoning, defendant, sentence, factors and cited articles, never those), so a kept
+    donor costs about its full text."""
+    return j.model_copy(update={"facts": "", "facts_span": None, "judgment": "",
+                                "judgment_span": None})
 
 
 @dataclass
@@ -56,6 +65,8 @@ class CorpusSummary:
     #: group → [(rank hash, judgment)], at most DONORS_PER_GROUP, smallest ranks kept
     donors: dict[tuple[str, int, str], list[tuple[str, Judgment]]] = field(default_factory=dict)
     judgments: int = 0
+    #: donors left out by the cap (0: the pool is the corpus's, as a whole-corpus run has it)
+    donors_dropped: int = 0
 
     def add(self, j: Judgment) -> None:
         """Count one judgment of the corpus (in any order: the result does not depend on it)."""
@@ -67,18 +78,20 @@ class CorpusSummary:
         if len(set(j.charges)) == 1:
             self.single_charges[j.charges[0]] += 1
         if len(j.charges) == 1 and j.sentence.months is not None:
-            self._add_donor(sha256_bytes(f"{self.seed}:donor:{j.id}".encode()), j)
+            self._add_donor(sha256_bytes(f"{self.seed}:donor:{j.id}".encode()), slim_donor(j))
 
     def _add_donor(self, rank: str, j: Judgment) -> None:
         kept = self.donors.setdefault(donor_group(j), [])
         kept.append((rank, j))
         if len(kept) > DONORS_PER_GROUP:
             kept.sort(key=lambda x: (x[0], x[1].id))
+            self.donors_dropped += len(kept) - DONORS_PER_GROUP
             del kept[DONORS_PER_GROUP:]
 
     def merge(self, other: CorpusSummary) -> None:
         """Add ``other``'s counts and donors (an input read in full joins the run's)."""
         self.judgments += other.judgments
+        self.donors_dropped += other.donors_dropped
         for kind, counts in other.terms.items():
             self.terms.setdefault(kind, Counter()).update(counts)
         self.fines.update(other.fines)
@@ -86,10 +99,6 @@ class CorpusSummary:
         for group in other.donors.values():
             for rank, j in group:
                 self._add_donor(rank, j)
-
-    def capped_groups(self) -> int:
-        """Donor groups at the cap (where the pool may differ from the corpus's)."""
-        return sum(1 for g in self.donors.values() if len(g) >= DONORS_PER_GROUP)
 
     def context(self, profile: StatuteProfile) -> InjectionContext:
         """The injection context of the summarised corpus (see the module docstring)."""

@@ -264,7 +264,7 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     """Survey, shards and merge (the module docstring): the statute profile, the judgment
     dates (empty when no judgment was read: nothing else is done), the rows and the
     round-trip results. ``report.shards`` counts the shards, those resumed from an earlier
-    run, and the E1 donor groups at their cap."""
+    run, and the E1 donors the cap left out."""
     from buildds.inject_errors.statutes import build_cn_profile
 
     statutes = build_cn_profile(law_dir, confusable)
@@ -272,11 +272,12 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     if not found.judgments:
         return statutes, DatedCorpus(Counter()), [], {}
     tasks = _tasks(run, found, law_dir=law_dir, confusable=confusable)
+    dropped = found.summary.donors_dropped
+    found.summary.donors.clear()  # written for the shards; not held while they run
     results = list((map_fn or map)(build_shard, tasks))
     run.report.shards = {"shards": len(results),
                          "resumed": sum(1 for r in results if r.resumed),
-                         "shard_bytes": shard_bytes,
-                         "donor_groups_capped": found.summary.capped_groups()}
+                         "shard_bytes": shard_bytes, "donors_dropped": dropped}
     rows, roundtrip = merge_shards(run, results)
     return statutes, DatedCorpus(found.dates), rows, roundtrip
 
