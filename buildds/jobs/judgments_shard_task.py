@@ -18,24 +18,61 @@ files:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from buildds.extract.judgments.shards import Shard
+from buildds.inject_errors.arbench_rows import setting_inputs
+from buildds.schema.arbench import ArbenchRow
 from buildds.schema.judgment_fields import JudgmentFieldMap
 from buildds.schema.judgments_report import InjectReject, NormalRowReject
 
-if TYPE_CHECKING:
-    from buildds.schema.arbench import ArbenchRow
-
-__all__ = ["MARKER", "ShardResult", "ShardTask", "build_shard", "read_rows"]
+__all__ = ["MARKER", "ShardResult", "ShardTask", "SlimRow", "build_shard", "read_rows",
+           "release", "slim"]
 
 MARKER = "done.json"
 _CACHE: dict[tuple[str, ...], Any] = {}  # per process: the profile, texts and context
+_INPUTS = ("input_s1", "input_s2", "input_s3", "input_s4", "input_s5")
+
+
+def _inputs_of(row: ArbenchRow) -> dict[str, str]:
+    """A row's S1–S5 inputs made again from its parts, as the row was made
+    (:func:`buildds.inject_errors.arbench_rows.setting_inputs`)."""
+    return setting_inputs(facts=row.facts, judgment=row.judgment, reasoning=row.reasoning,
+                          anomalous_reasoning=row.anomalous_reasoning,
+                          articles=row.articles_text,
+                          anomalous_articles=row.anomalous_articles_text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlimRow(ArbenchRow):
+    """An :class:`~buildds.schema.arbench.ArbenchRow` held without its S1–S5 inputs (each a
+    concatenation of the row's own parts: most of a row's size) until
+    :meth:`as_dict` makes them again — the merge of a sharded run holds every row, so its
+    rows are slim. The ``input_s*`` attributes are empty; everything reads a row through
+    ``as_dict`` (the export) or its other fields."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**super().as_dict(), **_inputs_of(self)}
+
+
+def slim(row: ArbenchRow) -> ArbenchRow:
+    """``row`` as a :class:`SlimRow` when its inputs are made from its parts (always, for
+    the rows :func:`~buildds.inject_errors.arbench_rows.arbench_rows` makes), else as is."""
+    if any(getattr(row, k) != v for k, v in _inputs_of(row).items()):
+        return row
+    fields = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
+    return SlimRow(**{**fields, **dict.fromkeys(_INPUTS, "")})
+
+
+def release() -> None:
+    """Forget what this process cached for the shards (the corpus context: E1 donors)."""
+    _CACHE.clear()
 
 
 @dataclass(frozen=True)
@@ -116,7 +153,7 @@ def build_shard(task: ShardTask) -> ShardResult:
     folder.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)  # written again last: it vouches for the files beside it
     atomic_write_bytes(folder / "rows.pickle", b"".join(
-        pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL) for r in rows))
+        pickle.dumps(slim(r), protocol=pickle.HIGHEST_PROTOCOL) for r in rows))
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
     return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
@@ -158,7 +195,7 @@ def _inject(task: ShardTask, judgments: list[Any], profile: Any, ctx: Any
 
 
 def read_rows(folder: str | Path) -> Any:
-    """The rows a shard wrote, one at a time (an iterator of ArbenchRow)."""
+    """The rows a shard wrote, one at a time (ArbenchRow s, most of them :class:`SlimRow`)."""
     with open(Path(folder) / "rows.pickle", "rb") as fh:
         while True:
             try:

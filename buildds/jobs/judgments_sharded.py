@@ -42,7 +42,13 @@ from buildds.inject_errors import SkipInjection
 from buildds.inject_errors.corpus_summary import CorpusSummary
 from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun
-from buildds.jobs.judgments_shard_task import ShardResult, ShardTask, build_shard, read_rows
+from buildds.jobs.judgments_shard_task import (
+    ShardResult,
+    ShardTask,
+    build_shard,
+    read_rows,
+    release,
+)
 from buildds.pipeline import canonical_json
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
@@ -275,6 +281,7 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     dropped = found.summary.donors_dropped
     found.summary.donors.clear()  # written for the shards; not held while they run
     results = list((map_fn or map)(build_shard, tasks))
+    release()  # the context the shards built in this process (a built-in map)
     run.report.shards = {"shards": len(results),
                          "resumed": sum(1 for r in results if r.resumed),
                          "shard_bytes": shard_bytes, "donors_dropped": dropped}

@@ -146,3 +146,23 @@ def test_gzip_and_parquet_inputs_give_the_same_rows(corpus: dict[str, Path],
         assert report.shards["shards"] > 1, name
         built[name] = (tmp_path / name / "data" / "detection.parquet").read_bytes()
     assert built["gz"] == built["jsonl"] and built["parquet"] == built["jsonl"]
+
+
+def test_slim_rows_export_the_same_values(corpus: dict[str, Path]) -> None:
+    import dataclasses
+    import pickle
+
+    from buildds.extract.judgments import detect_format, load_input
+    from buildds.inject_errors.arbench_rows import normal_row
+    from buildds.jobs.judgments_shard_task import SlimRow, slim
+
+    found = detect_format(corpus["judge"])
+    assert found.field_map is not None
+    judgments = list(load_input(corpus["judge"], found.field_map, []))[:5]
+    for j in judgments:
+        row = normal_row(j, {})
+        thin = pickle.loads(pickle.dumps(slim(row)))
+        assert isinstance(thin, SlimRow) and thin.input_s3 == ""
+        assert thin.as_dict() == row.as_dict()
+        odd = dataclasses.replace(row, input_s1="something else")
+        assert slim(odd) is odd  # inputs not made from the parts: kept whole
