@@ -21,7 +21,10 @@ byte for byte, whatever the shard size and the number of workers.
    the same whichever shard a judgment fell in.
 
 The merged rows then go through the run's validation, audit and export steps
-(:mod:`buildds.jobs.judgments`) as a whole-corpus run's rows do.
+(:mod:`buildds.jobs.judgments`) as a whole-corpus run's rows do. Memory: the survey and the
+shards hold one shard and the summaries (flat as the corpus grows, once the E1 donor pool
+is at its cap); the merge holds every row (slim:
+:class:`~buildds.jobs.judgments_shard_task.SlimRow`) for validation and the export.
 """
 
 from __future__ import annotations

@@ -166,3 +166,22 @@ def test_slim_rows_export_the_same_values(corpus: dict[str, Path]) -> None:
         assert thin.as_dict() == row.as_dict()
         odd = dataclasses.replace(row, input_s1="something else")
         assert slim(odd) is odd  # inputs not made from the parts: kept whole
+
+
+def test_limit_reads_the_same_judgments_as_the_whole_corpus(corpus: dict[str, Path],
+                                                            tmp_path: Path) -> None:
+    whole = _build(corpus, tmp_path / "whole", shard_bytes=0, limit=15)
+    report = _build(corpus, tmp_path / "sharded", shard_bytes=7, limit=15)
+    assert report.parsed == whole.parsed and report.parsed["judge.json"] == 15
+    assert _hashes(tmp_path / "sharded") == _hashes(tmp_path / "whole")
+
+
+def test_a_broken_gzip_input_fails_alone(corpus: dict[str, Path], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"\x1f\x8b\x08\x00not gzip at all")
+    report = build_judgments([broken, corpus["judge"]], out=tmp_path / "out",
+                             law_dir=corpus["law"], confusable=corpus["confusable"],
+                             progress=False, audit=False)
+    assert [f.path for f in report.failed] == ["broken.jsonl.gz"]
+    assert "cannot read" in report.failed[0].error
+    assert report.exported and report.parsed == {"judge.json": sum(report.parsed.values())}

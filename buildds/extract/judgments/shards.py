@@ -22,10 +22,14 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
+from buildds.errors import ExtractError
 from buildds.extract.json_lines import JsonLinesFile
 from buildds.safeio.files import open_regular
 from buildds.safeio.hashing import sha256_bytes, sha256_stream
@@ -37,6 +41,19 @@ ShardFormat = Literal["jsonl", "jsonl.gz", "parquet"]
 #: the size of a shard when none is named: small enough to hold, large enough to amortise
 DEFAULT_SHARD_BYTES = 4 << 20
 _CHUNK = 1 << 20
+
+
+@contextmanager
+def _readable(path: str | Path, what: str) -> Iterator[None]:
+    """A broken gzip or parquet file as an :class:`ExtractError` naming it (the run goes on
+    with the other inputs)."""
+    try:
+        yield
+    except ExtractError:
+        raise
+    except (OSError, EOFError, zlib.error, ValueError) as exc:  # pyarrow's errors are ValueError
+        raise ExtractError(f"cannot read the {what}: {exc}",
+                           source=printable_name(Path(path).name)) from None
 
 
 def shard_format(path: Path) -> ShardFormat:
@@ -83,7 +100,12 @@ class Shard:
                            max_line_bytes=max_line_bytes)
 
     def read_bytes(self) -> bytes:
-        """The shard's lines as bytes (a parquet shard: one JSON object a line, UTF-8)."""
+        """The shard's lines as bytes (a parquet shard: one JSON object a line, UTF-8);
+        :class:`ExtractError` for a file that cannot be read."""
+        with _readable(self.path, f"{self.format} file"):
+            return self._read_bytes()
+
+    def _read_bytes(self) -> bytes:
         if self.format == "jsonl":
             with open_regular(Path(self.path)) as fh:
                 fh.seek(self.start)
@@ -131,9 +153,11 @@ def split_input(path: str | Path, *, shard_bytes: int = DEFAULT_SHARD_BYTES,
             sha256 = sha256_stream(fh)
     later = encoding if encoding is None or "\n".encode(encoding) == b"\n" else None
     if fmt == "parquet":
-        return _parquet_shards(path, shard_bytes, sha256)
+        with _readable(path, "parquet file"):
+            return _parquet_shards(path, shard_bytes, sha256)
     if fmt == "jsonl.gz":
-        return _gz_shards(path, shard_bytes, sha256, later)
+        with _readable(path, "gzip file"):
+            return _gz_shards(path, shard_bytes, sha256, later)
     if encoding is not None and later is None:  # a two-byte newline: no byte split
         return [Shard(str(path), "jsonl", 0, path.stat().st_size, 1, sha256)]
     return _jsonl_shards(path, shard_bytes, sha256, later)

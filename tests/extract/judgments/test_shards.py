@@ -103,3 +103,16 @@ def test_a_shard_is_read_where_a_path_is(tmp_path: Path) -> None:
         assert src.name == "c.jsonl" and src.sha256 == shard.sha256
         first = next(iter(src))
     assert first.line == shard.first_line and not isinstance(first, LineReject)
+
+
+@pytest.mark.parametrize("name,data", [("c.jsonl.gz", b"\x1f\x8b\x08\x00not gzip"),
+                                       ("c.parquet", b"PAR1 not parquet")])
+def test_a_broken_file_is_an_extract_error_naming_it(tmp_path: Path, name: str,
+                                                     data: bytes) -> None:
+    from buildds.errors import ExtractError
+
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(ExtractError) as caught:
+        split_input(path, shard_bytes=100)
+    assert caught.value.source == name and "cannot read" in caught.value.message
