@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from buildds.inject_errors.base import InjectionContext
 from buildds.safeio.hashing import sha256_bytes
@@ -102,7 +102,8 @@ class CorpusSummary:
 
     def context(self, profile: StatuteProfile) -> InjectionContext:
         """The injection context of the summarised corpus (see the module docstring)."""
-        ctx = InjectionContext(profile=profile, corpus=_SingleChargeStubs(self.single_charges))
+        ctx = InjectionContext(profile=profile,  # a stand-in: iterated, never indexed
+                               corpus=cast(Any, _SingleChargeStubs(self.single_charges)))
         ctx._memo[("prior", "terms")] = {k: Counter(v) for k, v in self.terms.items()}
         ctx._memo[("prior", "fines")] = Counter(self.fines)
         by_charge: dict[str, list[Judgment]] = {}

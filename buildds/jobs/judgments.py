@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.inject_errors import ALL_ERRORS
+from buildds.jobs import judgments_sharded as sharding
 from buildds.jobs.judgments_audit import audit_step
 from buildds.jobs.judgments_corpus import corpus_step
 from buildds.jobs.judgments_inputs import (
@@ -60,7 +61,6 @@ from buildds.jobs.judgments_jp import (
     read_jp_inputs,
 )
 from buildds.jobs.judgments_review import apply_review, review_options
-from buildds.jobs import judgments_sharded as sharding
 from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (

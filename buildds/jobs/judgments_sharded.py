@@ -269,9 +269,10 @@ def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
 def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir: Path,
                  confusable: Path, shard_bytes: int = DEFAULT_SHARD_BYTES,
                  map_fn: MapFn | None = None
-                 ) -> tuple[Any, DatedCorpus, list[ArbenchRow], dict[str, str | None]]:
+                 ) -> tuple[Any, Any, list[ArbenchRow], dict[str, str | None]]:
     """Survey, shards and merge (the module docstring): the statute profile, the judgment
-    dates (empty when no judgment was read: nothing else is done), the rows and the
+    dates (a :class:`DatedCorpus`, where the steps after take the judgments; empty when no
+    judgment was read: nothing else is done), the rows and the
     round-trip results. ``report.shards`` counts the shards, those resumed from an earlier
     run, and the E1 donors the cap left out."""
     from buildds.inject_errors.statutes import build_cn_profile

@@ -4,7 +4,6 @@ in (needs ../shared)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest

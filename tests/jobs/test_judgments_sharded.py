@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from buildds.jobs.judgments import build_judgments
-from buildds.jobs.judgments_sharded import SHARDS_DIR, local_map
 from buildds.jobs.judgments_shard_task import MARKER
+from buildds.jobs.judgments_sharded import SHARDS_DIR, local_map
 from tests.conftest import shared_path
 
 #: report.json / report.md say how the run was sharded (and how long it took)

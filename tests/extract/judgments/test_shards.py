@@ -5,6 +5,7 @@ and rejects of a whole-file read."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def test_byte_ranges_end_at_line_ends_and_read_as_the_whole_file(tmp_path: Path,
     data = path.read_bytes()
     shards = split_input(path, shard_bytes=size)
     assert shards[0].start == 0 and shards[-1].end == len(data)
-    for a, b in zip(shards, shards[1:], strict=False):
+    for a, b in itertools.pairwise(shards):
         assert a.end == b.start and data[a.end - 1:a.end] == b"\n"
     assert b"".join(s.read_bytes() for s in shards) == data
     assert len({s.id for s in shards}) == len(shards)
