@@ -106,6 +106,14 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--no-audit", "no_audit", is_flag=True,
               help="Skip the shortcut audit (surface-consistency rules and a text-only "
               "classifier on the rows, the 'Shortcut audit' section of report.md).")
+@click.option("--shard-bytes", type=click.IntRange(min=0), default=4 << 20, show_default=True,
+              metavar="N", help="Read, inject and make rows shard by shard, about N bytes of "
+              "input each (JSON lines split at line ends, .gz by lines, .parquet by row "
+              "groups): parsing and injection never hold the corpus, a killed run resumes from "
+              "the finished shards (OUT/.shards), the outputs are the same for any N. 0: the "
+              "whole corpus at once (--profile jp and --law-store always are).")
+@click.option("--shard-workers", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="N", help="Processes that build the shards (1: this process).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--strict", is_flag=True,
               help="Exit 1 if validation fails, the shortcut audit fails (a surface cue "
@@ -115,8 +123,7 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
               confusable: Path | None, input_format: str | None, keep_appeals: bool,
               limit: int | None, encoding: str | None, max_line_bytes: int | None,
               review_sample: int | None, review_verdicts: Path | None, no_audit: bool,
-              quiet: bool,
-              strict: bool) -> None:
+              shard_bytes: int, shard_workers: int, quiet: bool, strict: bool) -> None:
     """Criminal judgments (JuDGE test.json, CAIL data_train.json, LeCaRD candidates,
     Caseformer legal_documents.jsonl, or any corpus by a field mapping; with --profile jp
     Japanese courts.go.jp precedents) → AR-Bench.
@@ -153,6 +160,7 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
       buildds judgments test.json --out build/arbench --review-verdicts verdicts.csv
     """
     from buildds.jobs.judgments import DEFAULT_CONFUSABLE, DEFAULT_LAW_DIR, build_judgments
+    from buildds.jobs.judgments_sharded import local_map
 
     if profile == "jp":
         return _judgments_jp(inputs, out, errors, seed, law_dir, law_store, limit, review_sample,
@@ -180,7 +188,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  max_line_bytes=max_line_bytes, law_store=law_store,
                                  law_date=law_date, review_sample=review_sample,
                                  review_verdicts=review_verdicts, input_format=input_format,
-                                 keep_appeals=keep_appeals, audit=not no_audit)
+                                 keep_appeals=keep_appeals, audit=not no_audit,
+                                 shard_bytes=shard_bytes, map_fn=local_map(shard_workers))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, Literal, NamedTuple, Self
+from typing import Any, BinaryIO, Literal, NamedTuple, Protocol, Self, runtime_checkable
 
 from buildds.errors import ExtractError
 from buildds.safeio.files import open_regular
@@ -33,7 +33,7 @@ from buildds.safeio.names import printable_name
 from buildds.safeio.text_decoding import DecodedLines, Encoding, decode_lines
 
 __all__ = ["CONTROL_RE", "JsonLine", "JsonLinesFile", "LineReject", "LineRejectReason",
-           "describe_char"]
+           "LinesSource", "describe_char", "open_lines"]
 
 LineRejectReason = Literal["encoding", "line_too_long", "control_character", "malformed_json",
                            "json_limit", "not_an_object"]
@@ -137,14 +137,28 @@ class JsonLinesFile:
         assert self._lines is not None, "enter the JsonLinesFile first"
         return self._lines.encoding
 
+    #: added to every line number (a shard that starts inside its file: :class:`LinesSource`)
+    line_offset = 0
+
+    def _open(self) -> tuple[BinaryIO, str]:
+        """The bytes to read (at their start) and the file's sha256 (a shard reads a part)."""
+        fh = open_regular(self.path)
+        try:
+            sha256 = sha256_stream(fh)
+            fh.seek(0)
+        except BaseException:
+            fh.close()
+            raise
+        return fh, sha256
+
     def __enter__(self) -> Self:
         try:
-            self._fh = open_regular(self.path)
+            self._fh, self.sha256 = self._open()
         except ExtractError as exc:
             raise ExtractError(exc.message, source=printable_name(self.path)) from None
+        except OSError as exc:
+            raise ExtractError(f"cannot read: {exc.strerror or exc}", source=self.name) from None
         try:
-            self.sha256 = sha256_stream(self._fh)
-            self._fh.seek(0)
             hint = "" if self._encoding else "; name the file's encoding with --encoding"
             self._lines = decode_lines(self._fh, encoding=self._encoding,
                                        max_line_bytes=self._max_line_bytes, hint=hint)
@@ -169,9 +183,36 @@ class JsonLinesFile:
         assert self._lines is not None, "enter the JsonLinesFile first"
         try:
             for item in self._lines:
+                line = item.number + self.line_offset
                 if item.text is None:
-                    yield LineReject(item.number, item.reason or "encoding", item.message)
+                    yield LineReject(line, item.reason or "encoding",
+                                     _renumber(item.message, item.number, line))
                 else:
-                    yield parse_line(item.number, item.text)
+                    yield parse_line(line, item.text)
         except OSError as exc:
             raise ExtractError(f"cannot read: {exc.strerror or exc}", source=self.name) from None
+
+
+def _renumber(message: str, number: int, line: int) -> str:
+    """A decoder message naming the line in the part read, named by its line in the file."""
+    if number == line:
+        return message
+    return message.replace(f"line {number}", f"line {line}", 1)
+
+
+@runtime_checkable
+class LinesSource(Protocol):
+    """A part of a file read as its own lines (a shard,
+    :class:`buildds.extract.judgments.shards.Shard`): the readers take it for a path."""
+
+    def lines_file(self, *, encoding: str | None = None,
+                   max_line_bytes: int | None = None) -> JsonLinesFile: ...
+
+
+def open_lines(path: str | Path | LinesSource, *, encoding: str | None = None,
+               max_line_bytes: int | None = None) -> JsonLinesFile:
+    """The :class:`JsonLinesFile` of a file, or of the part of one a :class:`LinesSource`
+    names."""
+    if isinstance(path, LinesSource):
+        return path.lines_file(encoding=encoding, max_line_bytes=max_line_bytes)
+    return JsonLinesFile(path, encoding=encoding, max_line_bytes=max_line_bytes)

@@ -1,9 +1,10 @@
 """``buildds judgments``: JuDGE / CAIL2018 / LeCaRD / Caseformer (or a user's corpus by a
 field mapping) judgments → injected errors → AR-Bench (seed 003).
 
-Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: each input's
-format, found by content), parse (``_parse``, :mod:`buildds.extract.judgments`: ids and cases
-de-duplicated across the inputs), build the statute profile
+Steps, each a function: read (:func:`~buildds.jobs.judgments_inputs.read_inputs`: format by
+content), parse (``_parse``, :mod:`buildds.extract.judgments`: ids and cases de-duplicated
+across the inputs; by default parse, inject and rows run shard by shard,
+:mod:`.judgments_sharded`), build the statute profile
 (:func:`buildds.inject_errors.statutes.build_cn_profile`), inject (``_inject``: every requested
 error into every judgment, :func:`buildds.inject_errors.inject_all`, every parsed judgment is
 the E1 donor corpus), make the rows (``_rows``, :mod:`buildds.inject_errors.arbench_rows`,
@@ -14,8 +15,8 @@ and report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_
 report, its entries and the rejects are the records of :mod:`buildds.schema.judgments_report`.
 
 Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
-``rejects.jsonl`` (every rejected judgment, every skipped injection, every judgment that
-cannot be a normal row — each with stage and reason), ``report.json`` / ``report.md``.
+``rejects.jsonl`` (every rejected judgment, skipped injection and judgment that cannot be a
+normal row, each with stage and reason), ``report.json`` / ``report.md``.
 
 ``--profile jp`` (Japanese courts.go.jp precedents against the 刑法) swaps in the read, parse,
 profile, inject and rows steps of :mod:`.judgments_jp`; ``--review-sample`` /
@@ -38,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 from buildds.code_version import code_files
 from buildds.errors import BuildError
-from buildds.inject_errors import ALL_ERRORS, SkipInjection
-from buildds.inject_errors.tiers import charge_profile
+from buildds.inject_errors import ALL_ERRORS
+from buildds.jobs import judgments_sharded as sharding
 from buildds.jobs.judgments_audit import audit_step
 from buildds.jobs.judgments_corpus import corpus_step
 from buildds.jobs.judgments_inputs import (
@@ -108,6 +109,7 @@ def build_judgments(
     law_date: str = "judgment", review_sample: int | None = None,
     review_verdicts: Path | None = None, input_format: str | None = None,
     keep_appeals: bool = False, audit: bool = True,
+    shard_bytes: int = sharding.DEFAULT_SHARD_BYTES, map_fn: sharding.MapFn | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -120,6 +122,8 @@ def build_judgments(
     name or a mapping YAML file for every input (else detected per file); ``keep_appeals``:
     read appeal and retrial judgments too (else each is a ``not_first_instance`` reject).
     ``audit``: the shortcut audit (:func:`~buildds.jobs.judgments_audit.audit_step`).
+    ``shard_bytes``: shard size (:mod:`.judgments_sharded`; 0, ``jp``, ``law_store``: the
+    corpus at once); ``map_fn(fn, shards)``: runs the shards (default: the built-in map).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -158,29 +162,36 @@ def build_judgments(
     from buildds.inject_errors.statutes import build_cn_profile
     from buildds.jobs.judgments_versions import plan_versions
 
+    sharded = shard_bytes > 0 and not jp and law_store is None
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
-        judgments = (parse_jp if jp else _parse)(run, probed,
-                                                 lambda n: bar.update(task, advance=n))
+        done = roundtrip = None
+        if sharded:  # survey, shards, merge: no step holds the corpus (.judgments_sharded)
+            statutes, judgments, rows, roundtrip = sharding.sharded_rows(
+                run, probed, law_dir=law_dir, confusable=confusable, shard_bytes=shard_bytes,
+                map_fn=map_fn)
+        else:
+            judgments = (parse_jp if jp else _parse)(run, probed,
+                                                     lambda n: bar.update(task, advance=n))
         if not judgments:
             _write_reports(run.report, run.rejects, out, started)
             raise BuildError("no judgment could be read from the inputs:\n  "
                              + "\n  ".join(run.report.failure_lines())
                              + f"\nevery reject is listed in {out / 'rejects.jsonl'}")
-        bar.update(task, description="profile")
         plan = None if law_store is None else plan_versions(
             judgments, store=law_store, law_dir=law_dir, confusable=confusable, rule=law_date)
-        statutes = (_jp_profile(law_dir) if jp else build_cn_profile(law_dir, confusable)
-                    if plan is None else plan.latest())
-        run.report.profile = ProfileSummary.of(statutes.coverage, judgments,
-                                               lambda c: _charge_known(statutes, c))
-        bar.update(task, description="injecting")
-        done = _inject(run, judgments, statutes, plan)
-        bar.update(task, description="rows")
-        rows = _rows(run, judgments, done, statutes, law_dir, plan)
+        if not sharded:
+            statutes = (_jp_profile(law_dir) if jp else build_cn_profile(law_dir, confusable)
+                        if plan is None else plan.latest())
+            run.report.profile = ProfileSummary.of(
+                statutes.coverage, judgments, lambda c: sharding.charge_known(statutes, c))
+            bar.update(task, description="injecting")
+            done = _inject(run, judgments, statutes, plan)
+            bar.update(task, description="rows")
+            rows = _rows(run, judgments, done, statutes, law_dir, plan)
         bar.update(task, description="validating")
         rows, exportable = _validate(run, rows, statutes, done,
-                                     plan.profiles() if plan else None)
+                                     plan.profiles() if plan else None, roundtrip)
         corpus_step(run, judgments, rows, None if plan else statutes)
         staging = OutputStaging(out)  # every output is swapped in at once, at the end
         if plan is not None:
@@ -197,6 +208,8 @@ def build_judgments(
             bar.update(task, description="exporting")
             _export(run, rows, staging, law_files, inputs)
     _write_reports(run.report, None, out, started, staging)
+    if sharded and run.report.exported:
+        sharding.remove_shards(out)
     return run.report
 
 
@@ -303,14 +316,16 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
 
 
 def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
-              done: list[InjectedJudgment], versions: dict[str, Any] | None = None
-              ) -> tuple[list[ArbenchRow], bool]:
+              done: list[InjectedJudgment] | None, versions: dict[str, Any] | None = None,
+              roundtrip: dict[str, str | None] | None = None) -> tuple[list[ArbenchRow], bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
-    and the rest is checked again; (the rows kept, whether they passed)."""
+    and the rest is checked again; (the rows kept, whether they passed). ``roundtrip``: the
+    edit checks a sharded run made beside its records (``done`` None)."""
     from buildds.validate.arbench import validate_arbench
 
     report = run.report
-    validation = validate_arbench(rows, profile=statutes, injected=done, versions=versions)
+    how = {"profile": statutes, "injected": done, "versions": versions, "roundtrip": roundtrip}
+    validation = validate_arbench(rows, **how)
     failing = None if validation.ok else validation.failing_rows()
     if failing:
         for row in rows:
@@ -320,7 +335,7 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
                                             source_id=row.source_id, dataset=row.dataset))
         rows = [r for r in rows if r.id not in failing]
         report.dropped = len(failing)
-        validation = validate_arbench(rows, profile=statutes, injected=done, versions=versions)
+        validation = validate_arbench(rows, **how)
     report.validation = json.loads(validation.to_json())
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
@@ -385,13 +400,3 @@ def _jp_profile(law_dir: Path) -> Any:
         return load_jp_profile(law_dir)
     except ExtractError as exc:
         raise BuildError(exc.message, source=exc.source) from exc
-
-
-def _charge_known(profile: Any, charge: str) -> bool:
-    """Whether ``charge`` resolves to a charge of the profile (through its alias index:
-    bracketed alternatives, 罪, renamed charges), as the injectors resolve it."""
-    try:
-        charge_profile(profile, charge)
-    except SkipInjection:
-        return False
-    return True

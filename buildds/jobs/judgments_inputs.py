@@ -104,6 +104,7 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
     from buildds.errors import ExtractError
     from buildds.extract.judgments import detect_format as probe
     from buildds.extract.judgments import resolve_field_map
+    from buildds.extract.judgments.shards import shard_format, split_input
     from buildds.safeio.names import printable_name
 
     fmap = resolve_field_map(run.input_format)
@@ -115,12 +116,13 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
         run.options["keep_appeals"] = True
     probed: list[JudgmentInput] = []
     for path in map(Path, inputs):
-        try:
-            found = probe(path, encoding=run.encoding, max_line_bytes=run.max_line_bytes,
-                          field_map=fmap)
-        except ExtractError as exc:
-            run.report.failed.append(FailedInput(path=printable_name(path.name),
-                                                 error=exc.message))
+        try:  # a .gz or .parquet input is probed through its first shard
+            found = probe(path if shard_format(path) == "jsonl" else split_input(
+                path, shard_bytes=1 << 16)[0], encoding=run.encoding,
+                max_line_bytes=run.max_line_bytes, field_map=fmap)
+        except (ExtractError, OSError, EOFError) as exc:  # OSError: a broken .gz/.parquet
+            run.report.failed.append(FailedInput(path=printable_name(path.name), error=(
+                exc.message if isinstance(exc, ExtractError) else f"cannot read: {exc}")))
             continue
         if found.format is None:
             run.report.failed.append(FailedInput(path=found.name,

@@ -232,6 +232,8 @@ class JudgmentsReport:
     #: per input and per error type vs AR-Bench, law dates (:mod:`buildds.jobs.judgments_corpus`)
     corpus: dict[str, Any] = field(default_factory=dict)
     corpus_md: str = ""
+    #: a sharded run (:mod:`buildds.jobs.judgments_sharded`): shards, resumed, shard bytes
+    shards: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -295,6 +297,7 @@ class JudgmentsReport:
             "exported": self.exported, "validation": self.validation,
             **({"review": self.review} if self.review is not None else {}),
             **({"corpus": self.corpus} if self.corpus else {}),
+            **({"shards": self.shards} if self.shards else {}),
             "shortcut_audit": self.shortcut_audit,
         }
 

@@ -3,8 +3,7 @@
 * :class:`ArbenchRowsModel` (pandera, ``lazy=True``): unique ids, known error types /
   classes / factor groups, ``label`` agrees with ``error_type``, ``error_class`` is the
   error type's class, non-empty texts, JSON columns parse.
-* Semantic checks on the :class:`~buildds.schema.arbench.ArbenchRow` records, each
-  recomputed (never trusted from the row):
+* Semantic checks on the :class:`~buildds.schema.arbench.ArbenchRow` records, recomputed:
 
   - ``E3_inside_range``: the term of the row's ``judgment`` (re-parsed) lies outside the
     range of the sentence kind in the rationale's tier, read again from the profile (an
@@ -19,15 +18,11 @@
   - ``edits_roundtrip``: with the injected records, ``apply_edits(original, edits)`` is the
     anomalous text, undoing gives the original, and the row holds the record's edits and
     anomalous parts.
+* ``counts``: rows per error type, factor group, error type × factor, task and dataset.
 
-* ``counts``: rows per error type, per factor group, per error type × factor, per task and
-  per dataset.
-
-A caller can leave out the rows an error names (:meth:`ArbenchValidation.failing_rows`,
-each with its check) and validate the rest again, so that one unusable record does not
-block the export.
-
-``to_json()`` is deterministic; :func:`write_report` writes ``report.json``/``report.md``.
+A caller can leave out the rows an error names (:meth:`ArbenchValidation.failing_rows`)
+and validate the rest again (one unusable record does not block the export). ``to_json()``
+is deterministic; :func:`write_report` writes ``report.json``/``report.md``.
 """
 
 from __future__ import annotations
@@ -49,8 +44,8 @@ from buildds.schema.judgments import ERROR_CLASS, InjectedJudgment
 from buildds.schema.statutes import FineRule, StatuteProfile
 from buildds.validate.schemas import pa
 
-__all__ = ["ArbenchRowsModel", "ArbenchValidation", "rows_frame", "validate_arbench",
-           "write_report"]
+__all__ = ["ArbenchRowsModel", "ArbenchValidation", "check_edits", "rows_frame",
+           "validate_arbench", "write_report"]
 
 ERROR_TYPES = ("none", "E1", "E2", "E3", "E4", "E5", "E6")
 ERROR_CLASSES = ("none", "charge", "prison_term", "fine")
@@ -299,7 +294,8 @@ def _check_e1(row: ArbenchRow, rat: Mapping[str, Any], gold: Mapping[str, Any],
     return None
 
 
-def _check_edits(row: ArbenchRow, rec: InjectedJudgment) -> str | None:
+def check_edits(row: ArbenchRow, rec: InjectedJudgment) -> str | None:
+    """Check ``edits_roundtrip`` of one row against the record it came from (None: passes)."""
     from buildds.inject_errors.edits import SpanEditError, apply_edits, undo_edits
 
     try:
@@ -337,11 +333,13 @@ def _counts(rows: Sequence[ArbenchRow]) -> dict[str, Any]:
 
 def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
                      injected: Sequence[InjectedJudgment] | None = None,
-                     versions: Mapping[str, StatuteProfile] | None = None) -> ArbenchValidation:
+                     versions: Mapping[str, StatuteProfile] | None = None,
+                     roundtrip: Mapping[str, str | None] | None = None) -> ArbenchValidation:
     """Schema + semantic checks of ``rows`` (see the module docstring); ``injected`` (the
     records the rows came from) enables the edit round-trip check. ``versions``: the profile
     per revision id — a row whose rationale names a ``statute_version`` is checked against
-    that version (an unknown one fails ``statute_version``), the others against ``profile``."""
+    that version (an unknown one fails ``statute_version``), the others against ``profile``;
+    ``roundtrip``: each row id's :func:`check_edits` made where its record was (sharded)."""
     report = ArbenchValidation()
     frame = rows_frame(rows, list(ArbenchRowsModel.to_schema().columns))  # not input_s*
     report.errors.extend(_schema_errors(frame))
@@ -378,10 +376,12 @@ def validate_arbench(rows: Sequence[ArbenchRow], *, profile: StatuteProfile,
                 fail(check, rid, msg)
         except (KeyError, TypeError, ValueError) as exc:
             fail(f"{etype}_rationale", rid, f"cannot recompute from the rationale: {exc}")
-        if by_id is not None and etype != "none":
+        if (by_id is not None or roundtrip is not None) and etype != "none":
             checked["edits_roundtrip"] += 1
-            rec = by_id.get(rid)
-            msg = "no injected record with this id" if rec is None else _check_edits(row, rec)
+            rec = (by_id or {}).get(rid)
+            missing = "no injected record with this id"
+            msg = (check_edits(row, rec) if rec is not None
+                   else missing if by_id is not None else (roundtrip or {}).get(rid, missing))
             if msg is not None:
                 fail("edits_roundtrip", rid, msg)
     for (check, message), ids in sorted(failures.items()):

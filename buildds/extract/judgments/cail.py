@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from buildds.extract.json_lines import JsonLinesFile, LineReject
+from buildds.extract.json_lines import LineReject, LinesSource, open_lines
 from buildds.extract.judgments.amounts import parse_amount_involved
 from buildds.extract.judgments.dates import offence_date
 from buildds.extract.judgments.factors import parse_factors
@@ -84,12 +84,12 @@ def _cail_sentence(term: dict[str, Any], months: int, fine: int) -> Sentence:
     return Sentence(kind="免予刑事处罚")
 
 
-def read_cail(path: str | Path, *, encoding: str | None = None,
+def read_cail(path: str | Path | LinesSource, *, encoding: str | None = None,
               max_line_bytes: int | None = None, seen: dict[str, str] | None = None
               ) -> Iterator[Judgment | JudgmentReject]:
     """Every non-blank line of a CAIL2018 file as a judgment or a reject (module docstring);
     a record's id is ``cail-<line>``."""
-    with JsonLinesFile(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
+    with open_lines(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
         reader = RecordReader(src, "cail", seen)
         for item in src:
             if isinstance(item, LineReject):

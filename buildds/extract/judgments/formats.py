@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buildds.extract.json_lines import JsonLinesFile, LineReject
+from buildds.extract.json_lines import LineReject, LinesSource, open_lines
 from buildds.extract.judgments.field_maps import BUILTIN_MAPS
 from buildds.safeio.text_decoding import Encoding
 from buildds.schema.judgment_fields import JudgmentFieldMap
@@ -55,15 +55,15 @@ def record_format(record: dict[str, Any]) -> str | None:
     return None
 
 
-def detect_format(path: str | Path, *, encoding: str | None = None,
+def detect_format(path: str | Path | LinesSource, *, encoding: str | None = None,
                   max_line_bytes: int | None = None,
                   field_map: JudgmentFieldMap | None = None) -> JudgmentInput:
     """The format of a judgments file from its first JSON object that has one (lines before
     it that cannot be read are skipped here, and rejected by the reader); the same strict
     reading as :func:`read_judge`. With ``field_map`` (the user's choice) that one is used
     unread. :class:`~buildds.errors.ExtractError` for a file that cannot be read."""
-    with JsonLinesFile(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
-        found = JudgmentInput(path=Path(path), name=src.name, sha256=src.sha256,
+    with open_lines(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
+        found = JudgmentInput(path=src.path, name=src.name, sha256=src.sha256,
                               encoding=src.encoding, format=None)
         if field_map is not None:
             found.format, found.field_map = field_map.name, field_map

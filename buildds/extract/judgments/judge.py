@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from buildds.extract.json_lines import JsonLinesFile, LineReject
+from buildds.extract.json_lines import LineReject, LinesSource, open_lines
 from buildds.extract.judgments.build import STAGE, judge_defendants, judgment_from_ranges
 from buildds.extract.judgments.reader import RecordReader, id_field, text_field
 from buildds.schema.core import Source
@@ -39,11 +39,11 @@ def split_judge_text(full: str) -> tuple[tuple[int, int] | None, tuple[int, int]
     return reasoning, (j_start, j_end)
 
 
-def read_judge(path: str | Path, *, encoding: str | None = None,
+def read_judge(path: str | Path | LinesSource, *, encoding: str | None = None,
                max_line_bytes: int | None = None, seen: dict[str, str] | None = None
                ) -> Iterator[Judgment | JudgmentReject]:
     """Every non-blank line of a JuDGE file as a judgment or a reject (module docstring)."""
-    with JsonLinesFile(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
+    with open_lines(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
         reader = RecordReader(src, "judge", seen)
         for item in src:
             if isinstance(item, LineReject):

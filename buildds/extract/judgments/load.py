@@ -7,6 +7,7 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
+from buildds.extract.json_lines import LinesSource
 from buildds.extract.judgments.cail import read_cail
 from buildds.extract.judgments.cases import CaseRegistry, case_number, procedure_of
 from buildds.extract.judgments.judge import read_judge
@@ -78,7 +79,7 @@ def _reject(judgment: Judgment, reason: str, message: str) -> JudgmentReject:
                           message=f"line {judgment.line}: {message}")
 
 
-def load_input(path: str | Path, field_map: JudgmentFieldMap,
+def load_input(path: str | Path | LinesSource, field_map: JudgmentFieldMap,
                rejects: list[JudgmentReject] | None = None, *, encoding: str | None = None,
                max_line_bytes: int | None = None, seen: dict[str, str] | None = None,
                cases: CaseRegistry | None = None, first_instance_only: bool = True

@@ -26,7 +26,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from buildds.extract.json_lines import JsonLinesFile, LineReject
+from buildds.extract.json_lines import LineReject, LinesSource, open_lines
 from buildds.extract.judgments.build import Range, judgment_from_ranges, problem
 from buildds.extract.judgments.cases import CaseRegistry, case_number, procedure_of
 from buildds.extract.judgments.dates import parse_dates
@@ -141,14 +141,14 @@ def _charges(record: dict[str, Any], fmap: JudgmentFieldMap
     return tuple(v.strip().removesuffix("罪") for v in value if v.strip()), None
 
 
-def read_mapped(path: str | Path, fmap: JudgmentFieldMap, *, encoding: str | None = None,
-                max_line_bytes: int | None = None, seen: dict[str, str] | None = None,
-                cases: CaseRegistry | None = None, first_instance_only: bool = True
-                ) -> Iterator[Judgment | JudgmentReject]:
+def read_mapped(path: str | Path | LinesSource, fmap: JudgmentFieldMap, *,
+                encoding: str | None = None, max_line_bytes: int | None = None,
+                seen: dict[str, str] | None = None, cases: CaseRegistry | None = None,
+                first_instance_only: bool = True) -> Iterator[Judgment | JudgmentReject]:
     """Every non-blank line of a file as a judgment or a reject (module docstring); ``seen``
     (ids) and ``cases`` are shared across the inputs of a run by the caller."""
     cases = cases if cases is not None else CaseRegistry()
-    with JsonLinesFile(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
+    with open_lines(path, encoding=encoding, max_line_bytes=max_line_bytes) as src:
         reader = RecordReader(src, fmap.name, seen)
         for item in src:
             if isinstance(item, LineReject):

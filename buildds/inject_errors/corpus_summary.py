@@ -1,0 +1,159 @@
+"""What the injectors need of a whole corpus, kept as small per-key summaries so that a
+sharded build (:mod:`buildds.jobs.judgments_sharded`) injects each shard with no other
+judgment in memory, and injects exactly as a whole-corpus run does:
+
+- the corpus priors of :mod:`.corpus_prior` — terms per sentence kind, fines, single-charge
+  counts — as counters (bounded by the values courts write, not by the corpus);
+- the E1 donors (:mod:`.e1_erroneous_charge`): the single-charge judgments with a term, at
+  most :data:`DONORS_PER_GROUP` per (charge, term, sentencing-factor key), chosen by a
+  seeded hash of their id (never by order). Below the cap the donor pool is the corpus's,
+  so the output equals a whole-corpus run; above it (a corpus of thousands of judgments of
+  one charge, term and factors) the pool stops growing and E1 picks among the kept ones.
+
+:meth:`CorpusSummary.context` gives the
+:class:`~buildds.inject_errors.base.InjectionContext` with those indexes set (its
+``corpus`` a stand-in that yields one stub per single-charge judgment, for the E1 target
+balancing). The summary is written and read as JSON (:meth:`to_json`, :meth:`from_json`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, cast
+
+from buildds.inject_errors.base import InjectionContext
+from buildds.safeio.hashing import sha256_bytes
+from buildds.schema.judgments import Judgment
+from buildds.schema.statutes import StatuteProfile
+
+__all__ = ["DONORS_PER_GROUP", "CorpusSummary", "donor_group", "slim_donor"]
+
+#: E1 donors kept per (charge, term, factor key): the largest group of the real corpora
+#: (JuDGE + LeCaRD + Caseformer: 662 donors in 584 groups, at most 5 in one)
+DONORS_PER_GROUP = 5
+
+
+def donor_group(judgment: Judgment) -> tuple[str, int, str]:
+    """(charge, term in months, factor key) of a single-charge judgment with a term: the
+    factor kinds and 缓刑, as E1 matches donors (``_factor_key``)."""
+    kinds = {str(f.kind) for f in judgment.factors}
+    if judgment.sentence.probation_months:
+        kinds.add("缓刑")
+    return judgment.charges[0], judgment.sentence.months or 0, "|".join(sorted(kinds))
+
+
+def slim_donor(j: Judgment) -> Judgment:
+    """A donor as E1 reads it: without the facts and the judgment part (E1 takes a donor's
+    reasoning, defendant, sentence, factors and cited articles, never those), so a kept
+    donor costs about its full text."""
+    return j.model_copy(update={"facts": "", "facts_span": None, "judgment": "",
+                                "judgment_span": None})
+
+
+@dataclass
+class CorpusSummary:
+    """Counts and capped donors of a corpus (see the module docstring)."""
+
+    seed: int = 0
+    terms: dict[str, Counter[int]] = field(default_factory=dict)
+    fines: Counter[int] = field(default_factory=Counter)
+    single_charges: Counter[str] = field(default_factory=Counter)
+    #: group → [(rank hash, judgment)], at most DONORS_PER_GROUP, smallest ranks kept
+    donors: dict[tuple[str, int, str], list[tuple[str, Judgment]]] = field(default_factory=dict)
+    judgments: int = 0
+    #: donors left out by the cap (0: the pool is the corpus's, as a whole-corpus run has it)
+    donors_dropped: int = 0
+
+    def add(self, j: Judgment) -> None:
+        """Count one judgment of the corpus (in any order: the result does not depend on it)."""
+        self.judgments += 1
+        if j.sentence.months is not None:
+            self.terms.setdefault(j.sentence.kind, Counter())[j.sentence.months] += 1
+        if j.sentence.fine_yuan:
+            self.fines[j.sentence.fine_yuan] += 1
+        if len(set(j.charges)) == 1:
+            self.single_charges[j.charges[0]] += 1
+        if len(j.charges) == 1 and j.sentence.months is not None:
+            self._add_donor(sha256_bytes(f"{self.seed}:donor:{j.id}".encode()), slim_donor(j))
+
+    def _add_donor(self, rank: str, j: Judgment) -> None:
+        kept = self.donors.setdefault(donor_group(j), [])
+        kept.append((rank, j))
+        if len(kept) > DONORS_PER_GROUP:
+            kept.sort(key=lambda x: (x[0], x[1].id))
+            self.donors_dropped += len(kept) - DONORS_PER_GROUP
+            del kept[DONORS_PER_GROUP:]
+
+    def merge(self, other: CorpusSummary) -> None:
+        """Add ``other``'s counts and donors (an input read in full joins the run's)."""
+        self.judgments += other.judgments
+        self.donors_dropped += other.donors_dropped
+        for kind, counts in other.terms.items():
+            self.terms.setdefault(kind, Counter()).update(counts)
+        self.fines.update(other.fines)
+        self.single_charges.update(other.single_charges)
+        for group in other.donors.values():
+            for rank, j in group:
+                self._add_donor(rank, j)
+
+    def context(self, profile: StatuteProfile) -> InjectionContext:
+        """The injection context of the summarised corpus (see the module docstring)."""
+        ctx = InjectionContext(profile=profile,  # a stand-in: iterated, never indexed
+                               corpus=cast(Any, _SingleChargeStubs(self.single_charges)))
+        ctx._memo[("prior", "terms")] = {k: Counter(v) for k, v in self.terms.items()}
+        ctx._memo[("prior", "fines")] = Counter(self.fines)
+        by_charge: dict[str, list[Judgment]] = {}
+        for (charge, _, _), group in sorted(self.donors.items()):
+            by_charge.setdefault(charge, []).extend(j for _, j in group)
+        ctx._by_charge = by_charge
+        return ctx
+
+    # ----------------------------------------------------------------- JSON
+    def to_json(self) -> str:
+        return json.dumps({
+            "seed": self.seed, "judgments": self.judgments,
+            "terms": {k: _pairs(v) for k, v in sorted(self.terms.items())},
+            "fines": _pairs(self.fines), "single_charges": dict(sorted(self.single_charges.items())),
+            "donors": [[rank, j.model_dump(mode="json")] for _, group in sorted(self.donors.items())
+                       for rank, j in sorted(group, key=lambda x: (x[0], x[1].id))],
+        }, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> CorpusSummary:
+        data = json.loads(text)
+        out = cls(seed=data["seed"], judgments=data["judgments"],
+                  terms={k: Counter({int(m): n for m, n in v}) for k, v in data["terms"].items()},
+                  fines=Counter({int(m): n for m, n in data["fines"]}),
+                  single_charges=Counter(data["single_charges"]))
+        for rank, raw in data["donors"]:
+            out._add_donor(rank, Judgment.model_validate(raw))
+        return out
+
+
+def _pairs(counts: Counter[int]) -> list[list[int]]:
+    return [[k, n] for k, n in sorted(counts.items())]
+
+
+class _SingleChargeStubs:
+    """``ctx.corpus`` of a summary: one stub (``.charges``) per single-charge judgment — what
+    the E1 target balancing (:func:`~buildds.inject_errors.corpus_prior.charge_weights`)
+    counts; the other priors and the donors are set on the context already."""
+
+    def __init__(self, counts: Counter[str]) -> None:
+        self._counts = counts
+
+    def __iter__(self) -> Iterator[Any]:
+        for charge, n in sorted(self._counts.items()):
+            stub = SimpleNamespace(charges=(charge,))
+            for _ in range(n):
+                yield stub
+
+    def __len__(self) -> int:
+        return sum(self._counts.values())
+
+    def __getitem__(self, i: int) -> Any:
+        raise TypeError("a summarised corpus is only iterated")
