@@ -22,8 +22,8 @@ normal row, each with stage and reason), ``report.json`` / ``report.md``.
 profile, inject and rows steps of :mod:`.judgments_jp`; ``--review-sample`` /
 ``--review-verdicts`` add ``review/`` and the validity rates (:mod:`.judgments_review`).
 
-The build has a fingerprint over the inputs' and the law files' content, the options and
-the code; when it equals the one recorded with the existing export, nothing is parsed or
+The build has a fingerprint (:mod:`.judgments_fingerprint`) over the inputs' and the law
+files' content, the options, the code and the inputs' declared provenance; when it equals the one recorded with the existing export, nothing is parsed or
 written (``report.unchanged``). A dataset that fails validation is not exported.
 """
 
@@ -43,6 +43,7 @@ from buildds.inject_errors import ALL_ERRORS
 from buildds.jobs import judgments_sharded as sharding
 from buildds.jobs.judgments_audit import audit_step
 from buildds.jobs.judgments_corpus import corpus_step
+from buildds.jobs.judgments_fingerprint import MARKER, build_fingerprint, restore_unchanged
 from buildds.jobs.judgments_inputs import (
     LAW_FILE,
     JudgmentsRun,
@@ -61,8 +62,7 @@ from buildds.jobs.judgments_jp import (
     read_jp_inputs,
 )
 from buildds.jobs.judgments_review import apply_review, review_options
-from buildds.pipeline import Rejects, canonical_json, package_code_version, progress_bar
-from buildds.safeio.hashing import sha256_bytes
+from buildds.pipeline import Rejects, package_code_version, progress_bar
 from buildds.schema.judgments_report import (
     FailedInput,
     InjectionCounts,
@@ -83,7 +83,6 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_CONFUSABLE", "DEFAULT_LAW_DIR", "JudgmentsReport", "build_judgments",
            "code_version", "detect_format"]
 
-MARKER = ".dataset-fingerprint"
 DEFAULT_LAW_DIR = Path("data_raw/judgments/cn-criminal-law")
 DEFAULT_CONFUSABLE = Path("data_raw/judgments/cn-confusable-charges/"
                           "legalattack_sheet1_similar_charges.csv")
@@ -154,8 +153,8 @@ def build_judgments(
         law_dir / LAW_FILE, *law_dir.glob("interp_*.md"), confusable,
         confusable.parent / "jurex_crime2article.json",
         *(sorted(Path(law_store).glob("CN-CRIMINAL-LAW/*")) if law_store else [])])
-    run.report.fingerprint = _fingerprint(run, law_files)
-    if probed and _restore_unchanged(run.report, out):
+    run.report.fingerprint = build_fingerprint(run, law_files, inputs)
+    if probed and restore_unchanged(run.report, out):
         run.report.seconds = time.perf_counter() - started
         return run.report
 
@@ -211,30 +210,6 @@ def build_judgments(
     if sharded and run.report.exported:
         sharding.remove_shards(out)
     return run.report
-
-
-def _fingerprint(run: JudgmentsRun, law_files: Sequence[Path]) -> str:
-    """Over the inputs' and the law files' content, the options and the code."""
-    from buildds.safeio.names import printable_name
-
-    report = run.report
-    return sha256_bytes(canonical_json({
-        "inputs": [i.as_json() for i in report.inputs],
-        "failed": [f.as_json() for f in report.failed], "options": run.options,
-        "code": report.code_version,
-        "law": [[printable_name(p.name), sha256_regular(p)] for p in law_files if p.is_file()],
-    }).encode())[:32]
-
-
-def _restore_unchanged(report: JudgmentsReport, out: Path) -> bool:
-    """Whether the export under ``out`` was made with this fingerprint; if so the report
-    takes its counts from the ``report.json`` beside it."""
-    marker = out / MARKER
-    if not (marker.exists() and marker.read_text("utf-8").strip() == report.fingerprint
-            and (out / "report.json").is_file() and (out / "dataset").is_dir()):
-        return False
-    report.restore(json.loads((out / "report.json").read_text("utf-8")))
-    return True
 
 
 def _parse(run: JudgmentsRun, probed: Sequence[JudgmentInput], advance: Callable[[int], Any]

@@ -92,3 +92,27 @@ def test_detect_format(tmp_path: Path) -> None:
     assert detect_format(tmp_path / "c.json") == "cail"
     with pytest.raises(BuildError):
         detect_format(tmp_path / "o.json")
+
+
+def test_a_provenance_record_added_later_rebuilds_the_card(shared: Path, tmp_path: Path) -> None:
+    """The declared provenance is part of the build's fingerprint: writing a
+    buildds-sources.yaml beside an input makes the next run rebuild (not "unchanged") and
+    the card name the declared publisher and licence."""
+    import shutil
+
+    data = tmp_path / "corpus"
+    data.mkdir()
+    shutil.copy(shared / "judge-benchmark" / "test.json", data / "test.json")  # a temp copy
+    args = _args(shared, tmp_path / "out", "--limit", "20")
+    args[0] = str(data / "test.json")
+    first = CliRunner().invoke(judgments, args)
+    assert first.exit_code == 0, first.output
+    assert "| test.json | judge | not declared | not declared |" in (
+        tmp_path / "out" / "README.md").read_text("utf-8")
+    (data / "buildds-sources.yaml").write_text(
+        'sources:\n  - match: "*.json"\n    publisher: "Example Court Press"\n'
+        '    licence: "CC BY 4.0"\n', "utf-8")
+    second = CliRunner().invoke(judgments, args)
+    assert second.exit_code == 0 and "unchanged" not in second.output, second.output
+    card = (tmp_path / "out" / "README.md").read_text("utf-8")
+    assert "| test.json | judge | Example Court Press | CC BY 4.0 |" in card
