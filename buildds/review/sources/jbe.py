@@ -6,7 +6,8 @@ a seeded spot check of the rest (:mod:`.jbe_build` says how each reason is found
 
 Evidence per item: the original booklet page (the PDF under the ``--raw`` folder the build
 read, served only when its sha256 is the one the build recorded), the statement's box on it
-(:func:`buildds.review.pages.locate_text`), the question's stem, options and answer-key rows
+(:func:`buildds.review.pages.locate_text`; on a scanned page, in its OCR lines:
+:mod:`buildds.review.ocr_boxes`), the question's stem, options and answer-key rows
 from the exam XML, the key PDF, and the item's current values.
 
 Verdicts become entries of the corrections folder the build reads (``--corrections``, the
@@ -190,6 +191,17 @@ class JbeSource:
             return {"bbox": None}
         here = doc.pages[page - 1]
         lines = [ln for p in doc.pages[page - 1:page + 1] for ln in p.lines]
-        box = locate_text(lines, text)
+        box, found_in = locate_text(lines, text), "text layer"
+        if box is None and not here.lines:  # a scanned page: its OCR lines
+            box, found_in = self._ocr_box(pdf, page, text), "OCR lines"
         return {"page_size": [here.width, here.height],
-                "bbox": [round(v, 2) for v in box] if box else None}
+                "bbox": [round(v, 2) for v in box] if box else None,
+                "box_from": found_in if box else ""}
+
+    def _ocr_box(self, pdf: Path, page: int, text: str) -> tuple[float, ...] | None:
+        """The statement's box in the OCR lines of a page without a text layer
+        (:mod:`buildds.review.ocr_boxes`; read once, cached under the output)."""
+        from buildds.review.ocr_boxes import OCR_CACHE, locate_loosely, ocr_page_lines
+
+        lines = ocr_page_lines(pdf, page, self.out / OCR_CACHE)
+        return locate_loosely(lines, text) if lines else None
