@@ -87,11 +87,10 @@ def test_review_a_contract_clause_in_the_browser(tmp_path: Path, chromium: Any,
     report = json.loads((out / "report.json").read_text("utf-8"))
     assert report["corrections"]["applied"] == ["review.yaml#1"]
     assert report["corrections"]["stale"] == []
-    after = review_server(out)
     page = chromium.new_page(viewport={"width": 1360, "height": 900})
-    try:
-        page.goto(after.url)
-        page.goto(f"{after.base_url}/item/{changed.key}")
+    try:  # the same app, still running: it reads the rebuilt output
+        page.goto(server.url)
+        page.goto(f"{server.base_url}/item/{changed.key}")
         assert page.inner_text("#fields .field-text").strip() == FIXED
         assert "Verdict stored" in page.inner_text("#verdict")
         screenshot(page, "review-contracts-04-item-after-rebuild")

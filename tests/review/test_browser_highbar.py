@@ -142,12 +142,11 @@ def test_review_escalations_in_the_browser(tmp_path: Path, chromium: Any,
     assert judging["lawyer_verdicts"] == 2
     assert judging["escalations_pending"] == len(items) - 2
     assert second.runs[0].metrics["per_task"]["t1"]["1"]["pass"] is False  # c1 failed
-    fresh = review_server(out)
-    left = {i.key for i in fresh.source.items()}
+    left = {i.key for i in server.source.items()}  # the running app reads the new run
     assert left == {i.key for i in items} - {substance.key, form.key}
     page = chromium.new_page()
     try:
-        page.goto(fresh.url)
+        page.goto(server.url)
         shown = page.locator("#queue tr.row td:nth-child(2) a").evaluate_all(
             "links => links.map(a => a.getAttribute('href').split('/').pop())")
         assert set(shown) == left and "0</strong> done" in page.inner_html("#progress")

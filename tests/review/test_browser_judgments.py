@@ -173,6 +173,16 @@ def test_a_verdict_reaches_the_card_on_a_rebuild(tmp_path: Path, chromium: Any,
     for etype, (valid, judged) in expected.items():
         assert rows[etype].startswith(f"{valid}/{judged} = "), rows
     assert rows["all"].startswith("1/2 = 50.0%"), rows
+    # the running app reads the rebuilt output: the same queue, both verdicts shown
+    page = chromium.new_page()
+    try:
+        page.goto(server.url)
+        assert page.locator("#queue tr.row").count() == len(items)
+        assert "2</strong> done" in page.inner_html("#progress")
+        page.goto(f"{server.base_url}/item/{other.key}")
+        assert "reads as a typo" in page.inner_text("#verdict")
+    finally:
+        page.close()
 
 
 @pytest.mark.parametrize("given", [False, True])
@@ -191,3 +201,11 @@ def test_the_rebuild_reads_the_review_folders_verdicts(tmp_path: Path, given: bo
     assert ("review verdicts:" in output) is not given
     rate = f"| {first.rsplit('-', 2)[1]} | {'1/1 = 100.0%' if given else '0/1 = 0.0%'}"
     assert rate in (out / "report.md").read_text("utf-8")
+
+
+def test_the_help_names_the_default_verdicts_file() -> None:
+    from buildds.commands.judgments import judgments
+
+    result = CliRunner().invoke(judgments, ["--help"])
+    assert result.exit_code == 0
+    assert "OUT/review/verdicts.csv when it exists" in " ".join(result.output.split())
