@@ -12,14 +12,16 @@ layer is searched, then — an OCR line may differ from the item's text where th
 repaired a label or a slot marker — by the first of several short probes from the text's
 start and the first of several from its end.
 
-The build's outputs are not changed; a page tesseract cannot read (no tesseract, an
+Tesseract takes seconds a page, so the queue does not wait for it: an item of a scanned page
+carries :class:`OcrBoxEvidence`, whose ``bbox`` and ``box_from`` are found when the item page
+first reads them. The build's outputs are not changed; a page tesseract cannot read (no tesseract, an
 unreadable page) gives no box, and the page is shown without one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from buildds.errors import BuildError
@@ -29,7 +31,7 @@ from buildds.review.pages import PDFIUM_LOCK, _squash, locate_text
 from buildds.safeio.hashing import sha256_file
 from buildds.schema import PdfLine
 
-__all__ = ["OCR_CACHE", "locate_loosely", "ocr_page_lines"]
+__all__ = ["OCR_CACHE", "OcrBoxEvidence", "locate_loosely", "ocr_page_lines"]
 
 #: where the OCR lines of scanned pages are cached, under the build output
 OCR_CACHE = Path(".review-cache") / "ocr"
@@ -102,3 +104,29 @@ def locate_loosely(lines: Sequence[PdfLine], text: str, *, probe: int = 6,
     chosen = [ln for ln in chosen if ln.page == chosen[0].page]
     return (min(ln.bbox[0] for ln in chosen), min(ln.bbox[1] for ln in chosen),
             max(ln.bbox[2] for ln in chosen), max(ln.bbox[3] for ln in chosen))
+
+
+class OcrBoxEvidence(dict):  # type: ignore[type-arg]
+    """An item's evidence whose ``bbox`` (the statement's box, or None) and ``box_from``
+    (``"OCR lines"``, or ``""`` when not found) are looked up in the OCR lines of its
+    scanned page on first use — the item page — and kept; every other key is as given."""
+
+    LAZY = ("bbox", "box_from")
+
+    def __init__(self, evidence: Mapping[str, object], *, pdf: Path, page: int, text: str,
+                 cache_dir: Path):
+        super().__init__(evidence)
+        self._where = (pdf, page, text, cache_dir)
+
+    def __missing__(self, key: str) -> object:
+        if key not in self.LAZY:
+            raise KeyError(key)
+        pdf, page, text, cache_dir = self._where
+        lines = ocr_page_lines(pdf, page, cache_dir)
+        box = locate_loosely(lines, text) if lines else None
+        self["bbox"] = [round(v, 2) for v in box] if box else None
+        self["box_from"] = "OCR lines" if box else ""
+        return self[key]
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        return self[key] if key in self.LAZY else super().get(key, default)

@@ -68,9 +68,13 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> JbeSample:
 @pytest.mark.ocr
 def test_scanned_items_are_boxed_where_the_text_layer_puts_them(
         scanned: JbeSample, jbe_sample: JbeSample, tmp_path: Path) -> None:
+    cache = scanned.out / OCR_CACHE
+    shutil.rmtree(cache, ignore_errors=True)
     source = jbe_source(scanned, tmp_path / "c1", spot_check=100)
     text = {i.key: i for i in jbe_source(jbe_sample, tmp_path / "c2", spot_check=100).items()}
     items = [i for i in source.items() if i.evidence["source"] == f"2025/{SCANNED}-mondai.pdf"]
+    # listing the queue runs no OCR: a scanned item's box is found when it is first asked for
+    assert not cache.exists() and all("bbox" not in dict(i.evidence) for i in items)
     assert len(items) >= 10 and all(i.evidence["ocr_confidence"] is not None for i in items)
     for item in items:
         box, want = item.evidence["bbox"], text[item.key].evidence["bbox"]
@@ -83,7 +87,7 @@ def test_scanned_items_are_boxed_where_the_text_layer_puts_them(
     other = next(i for i in source.items() if i.evidence["source"] != f"2025/{SCANNED}-mondai.pdf")
     assert other.evidence["box_from"] == "text layer"
     # tesseract ran once per page: the lines are cached under the output
-    cached = sorted((scanned.out / OCR_CACHE).glob("*.json"))
+    cached = sorted(cache.glob("*.json"))
     assert len(cached) == len({i.evidence["page"] for i in items})
 
 

@@ -177,31 +177,27 @@ class JbeSource:
             "field_choices": {"label": ["Y", "N"]},
         }
         if pdf is not None:
-            evidence.update(self._box(pdf, page, str(row["question"])))
+            return self._with_box(evidence, pdf, page, str(row["question"]))
         return evidence
 
-    def _box(self, pdf: Path, page: int, text: str) -> dict[str, Any]:
-        """The page size and the statement's box on it (``bbox`` None when not found)."""
+    def _with_box(self, evidence: dict[str, Any], pdf: Path, page: int,
+                  text: str) -> dict[str, Any]:
+        """``evidence`` with the page size and the statement's box on it (``bbox`` None when
+        not found); on a scanned page the box is looked for in its OCR lines when the item
+        page first asks for it (:class:`~buildds.review.ocr_boxes.OcrBoxEvidence`)."""
+        from buildds.review.ocr_boxes import OCR_CACHE, OcrBoxEvidence
         from buildds.review.pages import locate_text, page_lines
 
         if pdf not in self._lines:
             self._lines[pdf] = page_lines(pdf)
         doc = self._lines[pdf]
         if not 1 <= page <= len(doc.pages):
-            return {"bbox": None}
+            return {**evidence, "bbox": None, "box_from": ""}
         here = doc.pages[page - 1]
-        lines = [ln for p in doc.pages[page - 1:page + 1] for ln in p.lines]
-        box, found_in = locate_text(lines, text), "text layer"
-        if box is None and not here.lines:  # a scanned page: its OCR lines
-            box, found_in = self._ocr_box(pdf, page, text), "OCR lines"
-        return {"page_size": [here.width, here.height],
-                "bbox": [round(v, 2) for v in box] if box else None,
-                "box_from": found_in if box else ""}
-
-    def _ocr_box(self, pdf: Path, page: int, text: str) -> tuple[float, ...] | None:
-        """The statement's box in the OCR lines of a page without a text layer
-        (:mod:`buildds.review.ocr_boxes`; read once, cached under the output)."""
-        from buildds.review.ocr_boxes import OCR_CACHE, locate_loosely, ocr_page_lines
-
-        lines = ocr_page_lines(pdf, page, self.out / OCR_CACHE)
-        return locate_loosely(lines, text) if lines else None
+        evidence["page_size"] = [here.width, here.height]
+        if not here.lines:  # a scanned page: no text layer
+            return OcrBoxEvidence(evidence, pdf=pdf, page=page, text=text,
+                                  cache_dir=self.out / OCR_CACHE)
+        box = locate_text([ln for p in doc.pages[page - 1:page + 1] for ln in p.lines], text)
+        return {**evidence, "bbox": [round(v, 2) for v in box] if box else None,
+                "box_from": "text layer" if box else ""}
