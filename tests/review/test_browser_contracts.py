@@ -96,3 +96,44 @@ def test_review_a_contract_clause_in_the_browser(tmp_path: Path, chromium: Any,
         screenshot(page, "review-contracts-04-item-after-rebuild")
     finally:
         page.close()
+
+
+REAL = (("tc_pandoc", "paragraph_insertion_deletion.docx"),
+        ("tc_openxml-powertools", "RA001-Tracked-Revisions-01.docx"),
+        ("tc_openxml-powertools", "DA024-TrackedRevisions.docx"),
+        ("tc_openxml-powertools", "RevisionTracking.docx"))
+
+
+def test_real_tracked_changes_show_as_a_redline(tmp_path: Path, chromium: Any,
+                                                review_server: Any) -> None:
+    """Real .docx files with tracked changes (../shared tc_* folders): every changed clause
+    is queued and its page shows as many ``<ins>``/``<del>`` as the source has; an accept
+    given with the keyboard is applied by the rebuild."""
+    from tests.conftest import shared_path
+
+    files = [shared_path("realdata", "contracts", folder, name) for folder, name in REAL]
+    out, corrections = tmp_path / "out", tmp_path / "corrections"
+    build_contracts(files, out=out, progress=False, corrections=corrections)
+    server = review_server(out)
+    items = [i for i in server.source.items() if "tracked_changes" in i.reasons]
+    assert {i.evidence["document"] for i in items} == {f"{f}/{name}" for f, name in REAL}
+    page = chromium.new_page(viewport={"width": 1360, "height": 900})
+    try:
+        page.goto(server.url)
+        for n, item in enumerate(items):
+            page.goto(f"{server.base_url}/item/{item.key}")
+            ops = [s["op"] for p in item.evidence["paragraphs"] for s in p["segments"]]
+            assert page.locator(".ev-clause ins").count() == ops.count("ins"), item.key
+            assert page.locator(".ev-clause del").count() == ops.count("del"), item.key
+            assert ops.count("ins") + ops.count("del") > 0
+            screenshot(page, f"review-contracts-real-{n}")
+        with page.expect_navigation():
+            page.keyboard.press("a")
+    finally:
+        page.close()
+    entries = yaml.safe_load((corrections / "review.yaml").read_text("utf-8"))
+    assert [(e["id"], e["action"]) for e in entries] == [
+        (items[-1].evidence["clause_id"], "accept")]
+    build_contracts(files, out=out, progress=False, corrections=corrections)
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    assert report["corrections"]["applied"] == ["review.yaml#1"]
