@@ -90,6 +90,11 @@ def test_review_injections_in_the_browser(tmp_path: Path, chromium: Any,
         _check_side_by_side(page)
         assert SCRIPT in page.inner_text(".ev-injected")  # untrusted text shown as text
         screenshot(page, "review-judgments-02-item")
+        # only the verdicts an injected row takes; the header names OUT, not its temp path
+        assert page.locator("button.action").all_text_contents() == ["accept (a)", "reject (r)"]
+        assert page.locator("#edit-panel").count() == 0
+        assert page.inner_text("header.top .out") == "judgment · out"
+        assert str(tmp_path) not in page.inner_text("header.top")
 
         # a: the injection is a real error; the next E1 row opens
         with page.expect_navigation():
