@@ -16,10 +16,11 @@ VENV=${VENV:-.venv}
 # libreoffice-writer-nogui: .odt contracts are converted with soffice --headless;
 # tesseract-ocr-chi-tra: the Traditional Chinese scan in the contract test set;
 # chromium: the tests open report.html and the review app (buildds review) in a real headless
-# browser (playwright drives it, with executable_path: no browser download).
+# browser (playwright drives it, with executable_path: no browser download);
+# fonts-wqy-microhei: simplified Chinese glyphs (judgments) in the review app's pages.
 apt_packages=(python3 python3-venv tesseract-ocr tesseract-ocr-jpn tesseract-ocr-osd
               tesseract-ocr-chi-tra fonts-ipafont-mincho fonts-ipafont-gothic poppler-utils
-              libreoffice-writer-nogui chromium)
+              libreoffice-writer-nogui chromium fonts-wqy-microhei)
 missing=()
 if command -v dpkg >/dev/null 2>&1; then
   for pkg in "${apt_packages[@]}"; do

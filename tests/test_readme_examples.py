@@ -86,6 +86,9 @@ def run(command: str, tmp: Path) -> list[str]:
 NOT_RUN = {
     "buildds eval buildds/sample/highbar --task highbar": "needs model endpoints and judges "
                                                           "(openai:…), which a test has not",
+    "buildds review build/sample": "serves a web app until Ctrl-C; tests/review drives it in "
+                                   "a browser (test_browser_jbe.py, test_review_command.py)",
+    "buildds review: jbe build build/sample": "not a command: what `buildds review` prints",
 }
 SAMPLE_PATHS = ("buildds/sample", "build/sample")
 

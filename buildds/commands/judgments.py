@@ -102,7 +102,8 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--review-verdicts", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, metavar="FILE.csv", help="A reviewer's verdicts (id,valid,note; "
               "valid yes/no, empty: not judged): the validity rate per error type goes into "
-              "report.md and the card.")
+              "report.md and the card [default: OUT/review/verdicts.csv when it exists — the "
+              "file `buildds review OUT` writes — so a rebuild picks the verdicts up].")
 @click.option("--no-audit", "no_audit", is_flag=True,
               help="Skip the shortcut audit (surface-consistency rules and a text-only "
               "classifier on the rows, the 'Shortcut audit' section of report.md).")
@@ -162,6 +163,7 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     from buildds.jobs.judgments import DEFAULT_CONFUSABLE, DEFAULT_LAW_DIR, build_judgments
     from buildds.jobs.judgments_sharded import local_map
 
+    review_verdicts = review_verdicts or _verdicts_in(out)
     if profile == "jp":
         return _judgments_jp(inputs, out, errors, seed, law_dir, law_store, limit, review_sample,
                              review_verdicts, quiet, strict, max_line_bytes)
@@ -193,6 +195,16 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)
+
+
+def _verdicts_in(out: Path) -> Path | None:
+    """``OUT/review/verdicts.csv`` when it exists (the verdicts ``buildds review`` writes),
+    said on stderr so the reader knows where the card's validity rate comes from."""
+    path = out / "review" / "verdicts.csv"
+    if not path.is_file():
+        return None
+    click.echo(f"review verdicts: {path} (the default --review-verdicts)", err=True)
+    return path
 
 
 def _judgments_jp(inputs: tuple[Path, ...], out: Path, errors: tuple[str, ...], seed: int,

@@ -61,6 +61,17 @@ def file_url(path: str) -> str:
     return f"/file?{urlencode({'path': str(path)})}"
 
 
+def _field_choices(item: Any) -> dict[str, Any]:
+    """The values each editable field may take: the evidence's ``field_choices``, else its
+    ``choices`` for a single field (a High Bar verdict or score)."""
+    given = item.evidence.get("field_choices")
+    if given:
+        return dict(given)
+    if item.evidence.get("choices") and len(item.fields) == 1:
+        return {name: list(item.evidence["choices"]) for name in item.fields}
+    return {}
+
+
 # long: the routes share the source, the templates and the CSRF token as closures
 def create_app(source: ReviewSource, token: str, *, reviewer: str = "") -> Any:
     """The ASGI app for ``source``, reachable with ``token`` only."""
@@ -83,7 +94,7 @@ def create_app(source: ReviewSource, token: str, *, reviewer: str = "") -> Any:
 
     def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(kind=source.kind, out=str(out), csrf=csrf,
-                                             **context)
+                                             out_name=out.resolve().name, **context)
         return HTMLResponse(html, status_code=status)
 
     def evidence_template(kind: str) -> Any:
@@ -106,8 +117,9 @@ def create_app(source: ReviewSource, token: str, *, reviewer: str = "") -> Any:
         return render("item.html", status, item=item, queue=queue, before=before, after=after,
                       verdict=source.verdict_for(key), version=source.version(key),
                       evidence_html=evidence, error=error, form=form or {},
-                      revision=revision, reviewer=reviewer, actions=ACTIONS,
-                      choices=dict(item.evidence.get("field_choices") or {}))
+                      revision=revision, reviewer=reviewer,
+                      actions=item.evidence.get("actions") or ACTIONS,
+                      choices=_field_choices(item))
 
     def queue_page(request: Request) -> Response:
         queue = build_queue(source, dict(request.query_params))

@@ -61,7 +61,7 @@ def render_page_png(pdf: Path, page: int, cache_dir: Path, *, dpi: int = DPI) ->
 
 def page_lines(pdf: Path) -> PdfDocument:
     """Every page's body lines of ``pdf`` as the build extracted them (text layer only: a
-    scanned page has none, and its statements are shown without a box)."""
+    scanned page has none; :mod:`buildds.review.ocr_boxes` reads its OCR lines instead)."""
     from buildds.extract.pdf.lines import extract_pdf
 
     with PDFIUM_LOCK:

@@ -36,6 +36,7 @@ from buildds.review.sources.store import (
     check_verdict,
     digest,
     expect_version,
+    file_stamp,
     locked,
     safe_key,
     write_text,
@@ -75,6 +76,7 @@ class ContractsSource:
     _report: dict[str, Any] = field(default_factory=dict, repr=False)
     _rows: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _items: list[ReviewItem] | None = field(default=None, repr=False)
+    _stamp: tuple[int, int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -115,9 +117,11 @@ class ContractsSource:
         return queue
 
     def items(self) -> Sequence[ReviewItem]:
-        """The queue, in ``clauses.jsonl`` order."""
-        if self._items is not None:
+        """The queue, in ``clauses.jsonl`` order; read again after a rebuild."""
+        stamp = file_stamp(self.out / "report.json")
+        if self._items is not None and stamp == self._stamp:
             return self._items
+        self._report, self._rows, self._stamp = _json(self.out / "report.json") or {}, {}, stamp
         text = (self.out / "clauses.jsonl").read_text(encoding="utf-8")
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         queue = self._queue(rows)

@@ -38,6 +38,7 @@ from buildds.review.sources.store import (
     check_verdict,
     digest,
     expect_version,
+    file_stamp,
     locked,
     write_text,
 )
@@ -127,10 +128,14 @@ class HighBarSource:
     names: tuple[str, ...] = ()
     kind: str = KIND
     _entries: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _stamp: tuple[int, int] | None = field(default=None, repr=False)
 
     def _load(self) -> dict[str, dict[str, Any]]:
+        """The escalations by id; read again when a run rewrote the file."""
+        path = Path(self.out) / "escalations.jsonl"
+        if file_stamp(path) != self._stamp:
+            self._entries, self._stamp = {}, file_stamp(path)
         if not self._entries:
-            path = Path(self.out) / "escalations.jsonl"
             text = path.read_text(encoding="utf-8") if path.is_file() else ""
             for n, line in enumerate(text.splitlines(), start=1):
                 if not line.strip():

@@ -6,7 +6,8 @@ a seeded spot check of the rest (:mod:`.jbe_build` says how each reason is found
 
 Evidence per item: the original booklet page (the PDF under the ``--raw`` folder the build
 read, served only when its sha256 is the one the build recorded), the statement's box on it
-(:func:`buildds.review.pages.locate_text`), the question's stem, options and answer-key rows
+(:func:`buildds.review.pages.locate_text`; on a scanned page, in its OCR lines:
+:mod:`buildds.review.ocr_boxes`), the question's stem, options and answer-key rows
 from the exam XML, the key PDF, and the item's current values.
 
 Verdicts become entries of the corrections folder the build reads (``--corrections``, the
@@ -176,20 +177,27 @@ class JbeSource:
             "field_choices": {"label": ["Y", "N"]},
         }
         if pdf is not None:
-            evidence.update(self._box(pdf, page, str(row["question"])))
+            return self._with_box(evidence, pdf, page, str(row["question"]))
         return evidence
 
-    def _box(self, pdf: Path, page: int, text: str) -> dict[str, Any]:
-        """The page size and the statement's box on it (``bbox`` None when not found)."""
+    def _with_box(self, evidence: dict[str, Any], pdf: Path, page: int,
+                  text: str) -> dict[str, Any]:
+        """``evidence`` with the page size and the statement's box on it (``bbox`` None when
+        not found); on a scanned page the box is looked for in its OCR lines when the item
+        page first asks for it (:class:`~buildds.review.ocr_boxes.OcrBoxEvidence`)."""
+        from buildds.review.ocr_boxes import OCR_CACHE, OcrBoxEvidence
         from buildds.review.pages import locate_text, page_lines
 
         if pdf not in self._lines:
             self._lines[pdf] = page_lines(pdf)
         doc = self._lines[pdf]
         if not 1 <= page <= len(doc.pages):
-            return {"bbox": None}
+            return {**evidence, "bbox": None, "box_from": ""}
         here = doc.pages[page - 1]
-        lines = [ln for p in doc.pages[page - 1:page + 1] for ln in p.lines]
-        box = locate_text(lines, text)
-        return {"page_size": [here.width, here.height],
-                "bbox": [round(v, 2) for v in box] if box else None}
+        evidence["page_size"] = [here.width, here.height]
+        if not here.lines:  # a scanned page: no text layer
+            return OcrBoxEvidence(evidence, pdf=pdf, page=page, text=text,
+                                  cache_dir=self.out / OCR_CACHE)
+        box = locate_text([ln for p in doc.pages[page - 1:page + 1] for ln in p.lines], text)
+        return {**evidence, "bbox": [round(v, 2) for v in box] if box else None,
+                "box_from": "text layer" if box else ""}

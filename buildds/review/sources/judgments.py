@@ -39,6 +39,7 @@ from buildds.review.sources.store import (
     diff_segments,
     digest,
     expect_version,
+    file_stamp,
     locked,
     safe_key,
     write_text,
@@ -115,6 +116,7 @@ class JudgmentsSource:
     kind: str = KIND
     _items: list[ReviewItem] | None = field(default=None, repr=False)
     _ids: dict[str, str] = field(default_factory=dict, repr=False)
+    _stamp: tuple[int, int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -169,9 +171,12 @@ class JudgmentsSource:
 
     def items(self) -> Sequence[ReviewItem]:
         """The queue (see the module docstring), by error type then id; rows the data no
-        longer holds (a rebuild with other options) are left out."""
-        if self._items is not None:
+        longer holds (a rebuild with other options) are left out; read again after a
+        rebuild."""
+        stamp = file_stamp(self.out / "report.json")
+        if self._items is not None and stamp == self._stamp:
             return self._items
+        self._ids, self._stamp = {}, stamp
         queue = self._queue()
         rows = self._rows(set(queue))
         flags = self._flags()

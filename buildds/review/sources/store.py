@@ -7,6 +7,8 @@
   of :meth:`~buildds.review.sources.base.ReviewSource.record` happen under it, so a second
   tab's write against the old version is refused instead of overwriting;
 * :func:`write_text` — an atomic write (temp file beside it, then ``os.replace``);
+* :func:`file_stamp` — a file's (mtime, size): a source reads its output again when the
+  stamp of the file a rebuild rewrites changed, so the app shows the rebuilt values;
 * :func:`check_verdict` — the action is one the item takes and a note is given where the
   contract requires one (reject, edit, exclude);
 * :func:`diff_segments` / :func:`redline_segments` — original vs changed text as the list of
@@ -30,7 +32,7 @@ from typing import Any
 from buildds.pipeline import atomic_write_text
 from buildds.review.sources.base import ACTIONS, StaleVerdict, Verdict
 
-__all__ = ["check_verdict", "diff_segments", "digest", "expect_version", "locked",
+__all__ = ["check_verdict", "diff_segments", "digest", "expect_version", "file_stamp", "locked",
            "redline_segments", "safe_key", "write_text"]
 
 _THREAD_LOCKS: dict[str, threading.Lock] = {}
@@ -71,6 +73,15 @@ def locked(path: Path) -> Iterator[None]:
             yield
         finally:
             os.close(fd)  # closing releases the lock
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """(mtime in ns, size) of ``path``, None when it does not exist."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def write_text(path: Path, text: str) -> None:

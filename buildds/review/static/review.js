@@ -56,6 +56,7 @@
   var form = document.getElementById("verdict-form");
   var chosen = null;
   function choose(action, focusId) {
+    if (!document.getElementById("action-" + action)) return;  // not a verdict this item takes
     chosen = action;
     Array.prototype.forEach.call(document.querySelectorAll("button.action"), function (b) {
       b.classList.toggle("chosen", b.value === action);
@@ -73,7 +74,8 @@
       var enter = ev.key === "Enter";
       if (enter && t.tagName === "INPUT") {
         ev.preventDefault();
-        send(chosen || (document.getElementById("edit-panel").open ? "edit" : "accept"));
+        var panel = document.getElementById("edit-panel");
+        send(chosen || (panel && panel.open ? "edit" : "accept"));
       } else if (enter && (ev.ctrlKey || ev.metaKey) && (t.tagName === "TEXTAREA" || t.tagName === "SELECT")) {
         ev.preventDefault();
         send(chosen || "edit");
@@ -106,7 +108,8 @@
     else if (key === "x") choose("exclude", "note");
     else if (key === "e") {
       var panel = document.getElementById("edit-panel");
-      if (panel) panel.open = true;
+      if (!panel) return;
+      panel.open = true;
       var first = panel && panel.querySelector("select, textarea, input");
       choose("edit", first ? first.id : "note");
     } else return;
