@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from buildds.cli_types import Utf8Path
+from buildds.commands.executor_options import executor_options, executor_spec
 from buildds.commands.failures import echo_failures
 from buildds.errors import BuildError
 from buildds.safeio.limits import LIMITS
@@ -110,6 +111,7 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--strict", is_flag=True,
               help="Exit 1 if validation fails, the shortcut audit fails (a surface cue "
               "finds the injected rows) or any input record is rejected as defective.")
+@executor_options
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
               confusable: Path | None, input_format: str | None, keep_appeals: bool,
@@ -180,7 +182,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  max_line_bytes=max_line_bytes, law_store=law_store,
                                  law_date=law_date, review_sample=review_sample,
                                  review_verdicts=review_verdicts, input_format=input_format,
-                                 keep_appeals=keep_appeals, audit=not no_audit)
+                                 keep_appeals=keep_appeals, audit=not no_audit,
+                                 executor=executor_spec(click.get_current_context()))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)
@@ -205,7 +208,8 @@ def _judgments_jp(inputs: tuple[Path, ...], out: Path, errors: tuple[str, ...], 
         report = build_judgments(list(inputs), profile="jp", errors=errors, seed=seed, out=out,
                                  law_dir=law_dir, confusable=law_dir, limit=limit,
                                  progress=not quiet, review_sample=review_sample,
-                                 review_verdicts=review_verdicts, max_line_bytes=max_line_bytes)
+                                 review_verdicts=review_verdicts, max_line_bytes=max_line_bytes,
+                                 executor=executor_spec(click.get_current_context()))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)

@@ -54,6 +54,7 @@ from buildds.schema.contracts import (
 from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
+    from buildds.executors import Executor
     from buildds.transform.rikai import Annotation, ItemsResult
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
@@ -200,7 +201,8 @@ def _check_options(inputs: Sequence[Path], task: str, view: str) -> None:
 
 
 def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[str, Any], *,
-                 progress: bool, on_file: Callable[[Path], None] | None
+                 progress: bool, on_file: Callable[[Path], None] | None,
+                 executor: Executor | None = None
                  ) -> list[tuple[ContractDocument, list[Clause]]]:
     """Read every input and cut its clauses in ``view``; record each file in the report (and
     its error problems as rejects) and stage its normalised document."""
@@ -216,7 +218,8 @@ def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[st
     with progress_bar("contracts", enabled=progress) as bar:
         handle = bar.add_task("reading", total=len(inputs))
         tick = time.perf_counter()
-        for path, doc, problems in read_documents(inputs, root=root, **options):
+        for path, doc, problems in read_documents(inputs, root=root, executor=executor,
+                                                  **options):
             name = doc.source.path if doc is not None else (
                 path.relative_to(root).as_posix() if root else str(path))
             if doc is None:
@@ -331,7 +334,7 @@ def build_contracts(
     seed: int = 0, eval_share: float = 0.2, labels: Path | None = None,
     ocr_lang: str = "auto", progress: bool = True,
     on_file: Callable[[Path], None] | None = None, max_pages: int | None = None,
-    split_like: str | None = None,
+    split_like: str | None = None, executor: Executor | None = None,
 ) -> ContractsReport:
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
@@ -339,7 +342,10 @@ def build_contracts(
     annotations); ``split_like`` a published split layout used instead of ``eval_share``
     (:func:`~buildds.transform.rikai.split_like`); ``ocr_lang`` ``auto`` (chosen per page) or
     a tesseract language. A document of more than ``max_pages`` pages or image frames
-    (default: the ``pages`` limit, ``--max-pages``) is a failed file. Per-file failures are data (in the
+    (default: the ``pages`` limit, ``--max-pages``) is a failed file. ``executor`` (``--executor``,
+    :mod:`buildds.executors`) reads the documents and OCRs their pages as its tasks (default:
+    one file after another here, each file's pages on a local pool); the outputs are the
+    same bytes but for the per-file ``seconds``. Per-file failures are data (in the
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
@@ -358,7 +364,8 @@ def build_contracts(
     options: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang,
                                "max_pages": LIMITS["pages"].default if max_pages is None
                                else max_pages}
-    pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
+    pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file,
+                         executor=executor)
 
     rows = clause_table(pairs, view=view)
     report.clauses = len(rows)

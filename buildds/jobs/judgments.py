@@ -74,6 +74,7 @@ from buildds.schema.judgments_report import (
 from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
+    from buildds.executors import ExecutorSpec
     from buildds.extract.judgments import JudgmentInput
     from buildds.jobs.judgments_versions import VersionPlan
     from buildds.schema.arbench import ArbenchRow
@@ -107,7 +108,7 @@ def build_judgments(
     max_line_bytes: int | None = None, law_store: Path | None = None,
     law_date: str = "judgment", review_sample: int | None = None,
     review_verdicts: Path | None = None, input_format: str | None = None,
-    keep_appeals: bool = False, audit: bool = True,
+    keep_appeals: bool = False, audit: bool = True, executor: ExecutorSpec | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -120,6 +121,7 @@ def build_judgments(
     name or a mapping YAML file for every input (else detected per file); ``keep_appeals``:
     read appeal and retrial judgments too (else each is a ``not_first_instance`` reject).
     ``audit``: the shortcut audit (:func:`~buildds.jobs.judgments_audit.audit_step`).
+    ``executor``: where the work runs (``--executor``; kept in :class:`JudgmentsRun`).
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -143,7 +145,8 @@ def build_judgments(
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
                        report=JudgmentsReport(out=out, code_version=code_version()),
-                       input_format=input_format, keep_appeals=keep_appeals)
+                       input_format=input_format, keep_appeals=keep_appeals,
+                       executor=executor)
     clean_stale_staging(out)  # what an interrupted run left
     probed: Sequence[Any] = read_jp_inputs(run, inputs) if jp else read_inputs(run, inputs)
     law_files = jp_law_files(law_dir) if jp else sorted([
