@@ -122,3 +122,35 @@ def test_the_spec_makes_the_executor_it_names() -> None:
     ex: Any = ExecutorSpec(jobs=3).make()
     assert ex.name == "local" and ex.jobs == 3
     ex.close()
+
+
+def test_judgments_passes_the_executor_into_its_settings(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    """``buildds judgments --executor ray --ray-address auto`` hands an ExecutorSpec to the
+    build (which keeps it in JudgmentsRun); no Ray is started by the command itself."""
+    from click.testing import CliRunner
+
+    import buildds.jobs.judgments as job
+    from buildds.cli import main
+    from buildds.jobs.judgments_inputs import JudgmentsRun
+
+    seen: list[Any] = []
+
+    def fake_build(inputs: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["executor"])
+        raise job.BuildError("stopped by the test")
+
+    monkeypatch.setattr(job, "build_judgments", fake_build)
+    data = tmp_path / "test.json"
+    data.write_text("{}\n", encoding="utf-8")
+    law = tmp_path / "law"
+    law.mkdir()
+    (law / "criminal_law_PRC_2023_amendment12.md").write_text("x\n", encoding="utf-8")
+    (law / "similar.csv").write_text("x\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["judgments", str(data), "--out", str(tmp_path / "o"),
+                                       "--law", str(law), "--confusable",
+                                       str(law / "similar.csv"), "-q", "--executor", "ray",
+                                       "--ray-address", "auto"])
+    assert "stopped by the test" in result.output, result.output
+    assert seen == [ExecutorSpec(name="ray", address="auto")]
+    assert "executor" in JudgmentsRun.__dataclass_fields__
