@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from buildds.pipeline import default_processes
 from buildds.workers import WorkerPool, stop_pool
@@ -109,7 +109,7 @@ class LocalExecutor:
             self._pool.shutdown(wait=True)
             self._pool = None
 
-    def __enter__(self) -> LocalExecutor:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

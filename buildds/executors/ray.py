@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from buildds.errors import MissingDependency
 
@@ -114,7 +114,7 @@ class RayExecutor:
             self._ray.shutdown()
         self._owns = False
 
-    def __enter__(self) -> RayExecutor:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

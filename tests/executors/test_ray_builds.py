@@ -82,7 +82,7 @@ def _without_seconds(name: str, data: bytes) -> bytes:
         return json.dumps(report, sort_keys=True).encode()
     if name == "report.md":
         text = data.decode()
-        return re.sub(r"^(\| [^\n]*\| )[0-9.]+ \|$", r"\1– |", text, flags=re.M).encode()
+        return re.sub(r"^(\| [^\n]*\| )[0-9.]+ \|$", r"\1– |", text, flags=re.MULTILINE).encode()
     return data
 
 
