@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +90,7 @@ class PairTask:
     #: --max-pages: a longer PDF fails (not cached, so not part of the cache key either)
     max_pages: int = LIMITS["pages"].default
     ocr: OcrSettings = DEFAULT_OCR  # --ocr-lang, --ocr-dpi, --ocr-psm
+    ocr_processes: int | None = None  # a pair's OCR pool (1 on Ray: one CPU per task)
 
 
 def build_pair(task: PairTask) -> JbePairResult:
@@ -126,7 +127,7 @@ def _extract_pair(task: PairTask) -> tuple[PdfDocument, PdfDocument]:
     """The booklet's lines and the key's lines and words."""
     from buildds.extract.pdf.lines import extract_pdf
 
-    ocr = task.ocr.extract_kwargs()
+    ocr = {**task.ocr.extract_kwargs(), "ocr_processes": task.ocr_processes}
     doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
                       max_pages=task.max_pages, columns=True, **ocr)
     key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
@@ -326,7 +327,8 @@ def _run_pairs(tasks: list[tuple[PairTask, str]], cache: Cache, report: JbeRepor
             def done(_: int, res: JbePairResult) -> None:
                 bar.update(handle, advance=1, description=f"{res.year} {res.subject}")
 
-            todo_tasks = [tasks[i][0] for i in todo]
+            todo_tasks = [replace(tasks[i][0], ocr_processes=1) if getattr(
+                executor, "name", "") == "ray" else tasks[i][0] for i in todo]
             built = (executor.map(build_pair, todo_tasks) if executor is not None else
                      run_parallel(build_pair, todo_tasks, processes=processes, on_done=done))
             for n, (i, res) in enumerate(zip(todo, built)):
