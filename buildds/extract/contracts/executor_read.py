@@ -19,7 +19,6 @@ its own file (the first failing page, as a serial read would), never the batch.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,15 +41,16 @@ def contract_task(task: tuple[str, Any]) -> tuple[bool, Any]:
     (→ ``(document or None, problems)``), ``("page", page task)`` OCRs one page
     (:func:`~buildds.extract.pdf.page_task.ocr_page_task`, one tesseract thread). Returns
     ``(True, result)`` or ``(False, the exception)``: failures are data."""
+    from buildds.extract.ocr.worker_pool import single_thread_tesseract
     from buildds.extract.pdf.page_task import ocr_page_task
 
     kind, payload = task
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # one tesseract thread per worker
     try:
-        if kind == "whole":
-            path, name, options = payload
-            return True, read_one(Path(path), name, options)
-        return True, ocr_page_task(payload)
+        with single_thread_tesseract():  # one tesseract thread per task (restored after)
+            if kind == "whole":
+                path, name, options = payload
+                return True, read_one(Path(path), name, options)
+            return True, ocr_page_task(payload)
     except Exception as exc:  # noqa: BLE001 - the file's problem, reported by its owner
         return False, exc
 
