@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Self, TypeVar
 
-from buildds.errors import MissingDependency
+from buildds.errors import BuildError, MissingDependency
 
 __all__ = ["MAX_RETRIES", "RayExecutor", "import_ray"]
 
@@ -43,6 +43,19 @@ def import_ray() -> Any:
     except ImportError as exc:
         raise MissingDependency("ray", "ray", hint="needed by --executor ray") from exc
     return ray
+
+
+def _init(ray: Any, address: str | None, kwargs: dict[str, Any]) -> None:
+    """``ray.init``, its failures a :class:`~buildds.errors.BuildError` naming the address
+    (no cluster at ``auto``, Ray Client not installed for ``ray://``, a head that does not
+    answer — Ray then gives up with ``SystemExit`` after its retries)."""
+    try:
+        ray.init(address=address, **kwargs)
+    except (ConnectionError, ValueError, RuntimeError, SystemExit) as exc:
+        where = f"join the Ray cluster at {address}" if address else "start a local Ray instance"
+        why = str(exc) if not isinstance(exc, SystemExit) else "it did not answer"
+        hint = " (start one with 'ray start --head')" if address == "auto" else ""
+        raise BuildError(f"cannot {where}: {why}{hint}") from None
 
 
 def _call(fn: Callable[[Any], Any], item: Any) -> tuple[bool, Any]:
@@ -69,7 +82,7 @@ class RayExecutor:
                                       "logging_level": logging.WARNING}
             if address is None:
                 kwargs["num_cpus"] = jobs
-            ray.init(address=address, **kwargs)
+            _init(ray, address, kwargs)
             self._owns = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.jobs = max(1, min(jobs, cpus) if jobs else cpus)
