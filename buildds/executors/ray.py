@@ -50,7 +50,7 @@ def _init(ray: Any, address: str | None, kwargs: dict[str, Any]) -> None:
     (no cluster at ``auto``, Ray Client not installed for ``ray://``, a head that does not
     answer — Ray then gives up with ``SystemExit`` after its retries)."""
     try:
-        ray.init(address=address, **kwargs)
+        ray.init(address=address or "local", **kwargs)
     except (ConnectionError, ValueError, RuntimeError, SystemExit) as exc:
         where = f"join the Ray cluster at {address}" if address else "start a local Ray instance"
         why = str(exc) if not isinstance(exc, SystemExit) else "it did not answer"
@@ -80,7 +80,7 @@ class RayExecutor:
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "logging_level": logging.WARNING}
-            if address is None:
+            if address is None:  # "local": a new instance, even where `ray start` runs
                 kwargs["num_cpus"] = jobs
             _init(ray, address, kwargs)
             self._owns = True

@@ -14,7 +14,8 @@ def ray_instance() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'buildds[ray]')")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # "local": a new instance even when this machine runs a `ray start` cluster
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     if started:
         ray.shutdown()
