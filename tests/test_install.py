@@ -17,7 +17,8 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
 
 #: what each optional extra is for — the packages only these features may import
 EXTRA_ONLY = {"matplotlib": "eval", "reportlab": "sample",
-              "transformers": "hf", "torch": "hf", "inspect_ai": "bench", "openai": "bench"}
+              "transformers": "hf", "torch": "hf", "inspect_ai": "bench", "openai": "bench",
+              "ray": "ray"}
 
 
 def _requirement_name(req: str) -> str:
