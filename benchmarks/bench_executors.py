@@ -14,8 +14,9 @@ Two workloads (``--executor`` of ``buildds contracts`` and ``buildds jbe``):
   per-task overhead of each executor more than its throughput).
 
 A Ray run starts its own local instance (``num_cpus`` = workers) and shuts it down; the
-start-up is timed apart from the work ("ray start"). Wall times are the best of
-``--repeat``; on a shared machine they are noisy.
+start-up is timed apart from the work ("start s"). Wall times are the best of
+``--repeat``; on a shared machine they are noisy, and the CPU seconds (this process and its
+pool workers; Ray's workers cannot be counted from here) say more.
 
 Usage::
 
@@ -25,6 +26,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import tempfile
 import time
@@ -54,20 +56,31 @@ def _executor(kind: str, jobs: int) -> tuple[Any, float]:
     return ex, time.perf_counter() - started
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its waited-for children (pool workers, tesseracts);
+    Ray's workers are the raylet's children, not counted."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _timed(kind: str, jobs: int, work: Callable[[Any], Any], repeat: int
-           ) -> tuple[float, float, Any]:
-    """(start-up seconds, best work seconds, the work's result)."""
+           ) -> tuple[float, float, float, Any]:
+    """(start-up seconds, best work seconds, CPU seconds of the last run, the result)."""
     ex, start = _executor(kind, jobs)
-    best, result = float("inf"), None
+    best, cpu, result = float("inf"), 0.0, None
     try:
         for _ in range(repeat):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), cpu_seconds()
             result = work(ex)
             best = min(best, time.perf_counter() - t)
+            if ex is not None:
+                ex.close()  # the pool's workers end: their CPU time is counted
+            cpu = cpu_seconds() - c
     finally:
         if ex is not None:
             ex.close()
-    return start, best, result
+    return start, best, cpu, result
 
 
 def bench_contracts(root: Path, repeat: int) -> None:
@@ -84,16 +97,17 @@ def bench_contracts(root: Path, repeat: int) -> None:
                                                     executor=ex)]
 
     print(f"\ncontracts OCR: {len(files)} files")
-    print("| executor | workers | start s | pages | wall s | pages/s | same documents |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    print("| executor | workers | start s | pages | wall s | pages/s | CPU s | same documents |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     first: list[str] | None = None
     for kind, jobs in CONFIGS:
-        start, best, docs = _timed(kind, jobs, work, repeat)
+        start, best, cpu, docs = _timed(kind, jobs, work, repeat)
         pages = sum(_pages(d) for d in docs)
         first = docs if first is None else first
         shown = "none (serial files)" if kind == "none" else kind
+        cpu_shown = "–" if kind == "ray" else f"{cpu:.1f}"
         print(f"| {shown} | {jobs or '–'} | {start:.1f} | {pages} | {best:.1f} | "
-              f"{pages / best:.2f} | {docs == first} |", flush=True)
+              f"{pages / best:.2f} | {cpu_shown} | {docs == first} |", flush=True)
 
 
 def _pages(doc_json: str) -> int:
@@ -127,7 +141,7 @@ def bench_jbe(repeat: int) -> None:
     first: bytes | None = None
     try:
         for kind, jobs in CONFIGS:
-            start, best, xml = _timed(kind, jobs, work, repeat)
+            start, best, _, xml = _timed(kind, jobs, work, repeat)
             first = xml if first is None else first
             shown = "none (processes=1)" if kind == "none" else kind
             print(f"| {shown} | {jobs or '–'} | {start:.1f} | {best:.2f} | {3 / best:.2f} | "
