@@ -19,6 +19,7 @@ import click
 from buildds import __version__
 from buildds.cli_group import EXIT_INTERRUPTED, MainGroup
 from buildds.cli_types import Utf8Path, YearsType
+from buildds.commands.executor_options import command_executor, executor_options
 from buildds.commands.jbe_ocr import ocr_options, ocr_settings
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
@@ -134,6 +135,7 @@ def _as_of_options(ctx: click.Context, as_of: datetime | None, law_store: Path,
               help="With --as-of: the day YEAR's exam was sat (the law it assumed), where the "
                    "shipped table has none, e.g. 2025=2025-05-14; repeatable.")
 @ocr_options
+@executor_options
 @click.pass_context
 def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: str, strict: bool,
         processes: int | None, no_cache: bool, quiet: bool, password: str | None,
@@ -170,6 +172,7 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
       buildds jbe --years 2019 --raw data_raw/jbe --strict
       buildds jbe --years 2015-2024 --as-of 2026-01-01 --law-store data_raw/laws/store
       buildds jbe --years 2024 --raw scans --ocr-dpi 400 --ocr-psm 4 --ocr-flag-below 85
+      buildds jbe --years 2015-2024 --executor ray --ray-address auto
     """
     from buildds.jobs.jbe import build_jbe
 
@@ -183,11 +186,13 @@ def jbe(ctx: click.Context, years: list[int], raw: Path, out: Path, subjects: st
                                  param_hint="'--corrections'")
     as_of_options = _as_of_options(ctx, as_of, law_store, exam_dates)
     try:
-        report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
-                           processes=processes, use_cache=not no_cache, progress=not quiet,
-                           password=password, xml_only=xml_only, corrections=corrections,
-                           seed=seed, balance=balance, replace=replace, max_pages=max_pages,
-                           as_of=as_of_options, ocr=ocr_settings(ctx))
+        with command_executor(ctx, processes) as executor:
+            report = build_jbe(years=years, raw=raw, out=out, subjects=wanted,
+                               processes=processes, use_cache=not no_cache,
+                               progress=not quiet, password=password, xml_only=xml_only,
+                               corrections=corrections, seed=seed, balance=balance,
+                               replace=replace, max_pages=max_pages, as_of=as_of_options,
+                               ocr=ocr_settings(ctx), executor=executor)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

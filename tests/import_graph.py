@@ -16,7 +16,7 @@ FLOORS: dict[str, int] = {
     # utilities every stage may use; they use nothing above them
     "errors": 0, "text": 0, "safeio": 0, "schema": 1, "httputil": 0,
     # the runner's plumbing: caches, staging folders, worker pools
-    "pipeline": 2, "staging": 2, "workers": 2, "code_version": 2,
+    "pipeline": 2, "staging": 2, "workers": 2, "code_version": 2, "executors": 2,
     "extract": 3,
     "transform": 4,
     "laws": 5,

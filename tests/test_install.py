@@ -18,7 +18,7 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
 #: what each optional extra is for — the packages only these features may import
 EXTRA_ONLY = {"matplotlib": "eval", "reportlab": "sample",
               "transformers": "hf", "torch": "hf", "inspect_ai": "bench", "openai": "bench",
-              "starlette": "review", "uvicorn": "review"}
+              "starlette": "review", "uvicorn": "review", "ray": "ray"}
 
 
 def _requirement_name(req: str) -> str:

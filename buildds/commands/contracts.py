@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 
 from buildds.cli_types import Utf8Path
+from buildds.commands.executor_options import command_executor, executor_options
 from buildds.errors import BuildError
 from buildds.safeio import LIMITS
 
@@ -57,6 +58,7 @@ __all__ = ["contracts"]
               "id, with expect) applied on every build; stale entries are rejects. The "
               "default folder may be missing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@executor_options
 def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, task: str,
               view: str, labels: Path | None, password: str | None, seed: int,
               eval_share: float, split_like: str | None, ocr_lang: str, max_pages: int,
@@ -84,6 +86,7 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
       buildds contracts *.docx --out build/rev --annotations rev.jsonl --task revision \
           --split-like legalrikai
       buildds contracts scan.pdf --out build/scan --ocr-lang jpn
+      buildds contracts archive/*.pdf --out build/archive --executor ray --ray-address auto
     """
     from buildds.jobs.contracts import build_contracts
 
@@ -98,13 +101,14 @@ def contracts(inputs: tuple[Path, ...], out: Path, annotations: Path | None, tas
         raise click.BadParameter(f"{corrections} is not a folder of correction files",
                                  param_hint="'--corrections'")
     try:
-        report = build_contracts(list(inputs), out=out, annotations=annotations,
-                                 task=task,  # type: ignore[arg-type]
-                                 view=view,  # type: ignore[arg-type]
-                                 password=password, seed=seed, eval_share=eval_share,
-                                 labels=labels, progress=not quiet, max_pages=max_pages,
-                                 ocr_lang=ocr_lang, split_like=split_like,
-                                 corrections=corrections)
+        with command_executor(ctx) as executor:
+            report = build_contracts(list(inputs), out=out, annotations=annotations,
+                                     task=task,  # type: ignore[arg-type]
+                                     view=view,  # type: ignore[arg-type]
+                                     password=password, seed=seed, eval_share=eval_share,
+                                     labels=labels, progress=not quiet, max_pages=max_pages,
+                                     ocr_lang=ocr_lang, split_like=split_like,
+                                     corrections=corrections, executor=executor)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     from buildds.commands.failures import echo_failures

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from buildds.cli_types import Utf8Path
+from buildds.commands.executor_options import executor_options, executor_spec
 from buildds.commands.failures import echo_failures
 from buildds.errors import BuildError
 from buildds.safeio.limits import LIMITS
@@ -119,6 +120,7 @@ def _error_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple
 @click.option("--strict", is_flag=True,
               help="Exit 1 if validation fails, the shortcut audit fails (a surface cue "
               "finds the injected rows) or any input record is rejected as defective.")
+@executor_options
 def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[str, ...],
               seed: int, law_dir: Path | None, law_store: Path | None, law_date: str,
               confusable: Path | None, input_format: str | None, keep_appeals: bool,
@@ -164,6 +166,7 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
     from buildds.jobs.judgments_sharded import local_map
 
     review_verdicts = review_verdicts or _verdicts_in(out)
+    spec = executor_spec(click.get_current_context())  # --executor ray: the shards on Ray
     if profile == "jp":
         return _judgments_jp(inputs, out, errors, seed, law_dir, law_store, limit, review_sample,
                              review_verdicts, quiet, strict, max_line_bytes)
@@ -191,7 +194,8 @@ def judgments(inputs: tuple[Path, ...], out: Path, profile: str, errors: tuple[s
                                  law_date=law_date, review_sample=review_sample,
                                  review_verdicts=review_verdicts, input_format=input_format,
                                  keep_appeals=keep_appeals, audit=not no_audit,
-                                 shard_bytes=shard_bytes, map_fn=local_map(shard_workers))
+                                 shard_bytes=shard_bytes, executor=spec,
+                                 map_fn=local_map(shard_workers) if spec.name == "local" else None)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)
@@ -226,7 +230,8 @@ def _judgments_jp(inputs: tuple[Path, ...], out: Path, errors: tuple[str, ...], 
         report = build_judgments(list(inputs), profile="jp", errors=errors, seed=seed, out=out,
                                  law_dir=law_dir, confusable=law_dir, limit=limit,
                                  progress=not quiet, review_sample=review_sample,
-                                 review_verdicts=review_verdicts, max_line_bytes=max_line_bytes)
+                                 review_verdicts=review_verdicts, max_line_bytes=max_line_bytes,
+                                 executor=executor_spec(click.get_current_context()))
     except BuildError as exc:
         raise click.ClickException(str(exc)) from exc
     _finish(report, out, strict)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from buildds.code_version import code_files
 from buildds.errors import BuildError
 from buildds.jobs.contracts_corrections import apply_corrections, load_corrections
+from buildds.jobs.contracts_labels import read_label_inventory
 from buildds.jobs.contracts_markdown import contracts_markdown
 from buildds.pipeline import (
     Rejects,
@@ -41,7 +42,7 @@ from buildds.pipeline import (
     package_code_version,
     progress_bar,
 )
-from buildds.safeio import LIMITS, read_side_file
+from buildds.safeio import LIMITS
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema import Problem
 from buildds.schema.clause_flags import ClauseFlag
@@ -55,6 +56,7 @@ from buildds.schema.contracts import (
 from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
+    from buildds.executors import Executor
     from buildds.transform.rikai import Annotation, ItemsResult
 
 __all__ = ["ContractsReport", "build_contracts", "code_version"]
@@ -172,15 +174,6 @@ def _file_entry(name: str, doc: ContractDocument, clauses: Sequence[Clause],
     )
 
 
-def _read_labels(path: Path) -> list[str]:
-    try:
-        lines = read_side_file(path).splitlines()
-    except BuildError as exc:
-        raise BuildError(f"cannot read the label inventory ({exc.message})",
-                         source=str(path)) from exc
-    return list(dict.fromkeys(s.strip() for s in lines if s.strip()))
-
-
 @dataclass
 class _Run:
     """What the steps of one run write to: its report, its rejects and its staged outputs
@@ -209,7 +202,8 @@ def _check_options(inputs: Sequence[Path], task: str, view: str) -> None:
 
 
 def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[str, Any], *,
-                 progress: bool, on_file: Callable[[Path], None] | None
+                 progress: bool, on_file: Callable[[Path], None] | None,
+                 executor: Executor | None = None
                  ) -> list[tuple[ContractDocument, list[Clause]]]:
     """Read every input and cut its clauses in ``view``; record each file in the report (and
     its error problems as rejects) and stage its normalised document."""
@@ -225,7 +219,8 @@ def _read_inputs(run: _Run, inputs: Sequence[Path], view: View, options: dict[st
     with progress_bar("contracts", enabled=progress) as bar:
         handle = bar.add_task("reading", total=len(inputs))
         tick = time.perf_counter()
-        for path, doc, problems in read_documents(inputs, root=root, **options):
+        for path, doc, problems in read_documents(inputs, root=root, executor=executor,
+                                                  **options):
             name = doc.source.path if doc is not None else (
                 path.relative_to(root).as_posix() if root else str(path))
             if doc is None:
@@ -341,6 +336,7 @@ def build_contracts(
     ocr_lang: str = "auto", progress: bool = True,
     on_file: Callable[[Path], None] | None = None, max_pages: int | None = None,
     split_like: str | None = None, corrections: Path | None = None,
+    executor: Executor | None = None,
 ) -> ContractsReport:
     """Read ``inputs``, cut their clauses in ``view`` and export (see the module docstring).
 
@@ -350,7 +346,10 @@ def build_contracts(
     a tesseract language. A document of more than ``max_pages`` pages or image frames
     (default: the ``pages`` limit, ``--max-pages``) is a failed file. ``corrections``: a
     folder of clause corrections applied to the clause table
-    (:mod:`buildds.jobs.contracts_corrections`). Per-file failures are data (in the
+    (:mod:`buildds.jobs.contracts_corrections`). ``executor`` (``--executor``,
+    :mod:`buildds.executors`) reads the documents and OCRs their pages as its tasks (default:
+    one file after another here, each file's pages on a local pool); the outputs are the
+    same bytes but for the per-file ``seconds``. Per-file failures are data (in the
     report and ``rejects.jsonl``); raises
     :class:`BuildError` for an unusable run (no inputs, a bad annotation file, an export that
     could not be written)."""
@@ -363,7 +362,7 @@ def build_contracts(
     out = Path(out)
     # read the annotations first: a bad file should fail before any slow extraction
     notes = load_annotations(annotations) if annotations is not None else None
-    inventory = _read_labels(labels) if labels is not None else None
+    inventory = read_label_inventory(labels) if labels is not None else None
     fixes = load_corrections(corrections)
     report = ContractsReport(out=out, task=task if notes is not None else None, view=view)
     clean_stale_staging(out)  # what an interrupted run left
@@ -371,7 +370,8 @@ def build_contracts(
     options: dict[str, Any] = {"password": password, "ocr_lang": ocr_lang,
                                "max_pages": LIMITS["pages"].default if max_pages is None
                                else max_pages}
-    pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file)
+    pairs = _read_inputs(run, inputs, view, options, progress=progress, on_file=on_file,
+                         executor=executor)
     report.input_root = _root([Path(os.path.abspath(p)) for p in inputs])
 
     rows, report.corrections = apply_corrections(report.problems, run.rejects,

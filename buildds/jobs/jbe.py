@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +59,7 @@ from buildds.staging import OutputStaging, clean_stale_staging
 from buildds.text import era_fullwidth
 
 if TYPE_CHECKING:
+    from buildds.executors import Executor
     from buildds.jobs.jbe_dataset import AsOfOptions
 
 __all__ = ["JbeReport", "PairTask", "build_jbe", "build_pair", "code_version", "jbe_rejects"]
@@ -89,6 +90,7 @@ class PairTask:
     #: --max-pages: a longer PDF fails (not cached, so not part of the cache key either)
     max_pages: int = LIMITS["pages"].default
     ocr: OcrSettings = DEFAULT_OCR  # --ocr-lang, --ocr-dpi, --ocr-psm
+    ocr_processes: int | None = None  # a pair's OCR pool (1 on Ray: one CPU per task)
 
 
 def build_pair(task: PairTask) -> JbePairResult:
@@ -125,7 +127,7 @@ def _extract_pair(task: PairTask) -> tuple[PdfDocument, PdfDocument]:
     """The booklet's lines and the key's lines and words."""
     from buildds.extract.pdf.lines import extract_pdf
 
-    ocr = task.ocr.extract_kwargs()
+    ocr = {**task.ocr.extract_kwargs(), "ocr_processes": task.ocr_processes}
     doc = extract_pdf(task.mondai, source_path=task.mondai_name, password=task.password,
                       max_pages=task.max_pages, columns=True, **ocr)
     key_doc = extract_pdf(task.seito, source_path=task.seito_name, words=True,
@@ -186,7 +188,8 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
               corrections: Path | None = None, seed: int = 0,
               balance: tuple[float, float] = (0.25, 0.75),
               max_pages: int = LIMITS["pages"].default, replace: bool = False,
-              as_of: AsOfOptions | None = None, ocr: OcrSettings = DEFAULT_OCR) -> JbeReport:
+              as_of: AsOfOptions | None = None, ocr: OcrSettings = DEFAULT_OCR,
+              executor: Executor | None = None) -> JbeReport:
     """Build ``<out>/xml/<year>/<subject>.xml`` for every requested booklet, then (unless
     ``xml_only``) the JBE-QA dataset: items, corrections from ``corrections/*.yaml``,
     validation and export. ``password`` opens encrypted PDFs (tried on every file); a PDF
@@ -197,7 +200,9 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     another pair's. Raises :class:`BuildError` when the dataset in ``out`` holds years or
     subjects this run does not build, unless ``replace``. ``as_of``: built as of a date
     (:mod:`buildds.jobs.jbe_as_of`); its store is checked before anything is written.
-    ``ocr``: OCR settings and flag (:class:`~buildds.jobs.jbe_ocr.OcrSettings`)."""
+    ``ocr``: OCR settings and flag (:class:`~buildds.jobs.jbe_ocr.OcrSettings`). ``executor``
+    builds the pairs (:mod:`buildds.executors`, ``--executor``; default: ``processes`` local
+    workers); the outputs are the same bytes whichever ran them."""
     started = time.perf_counter()
     raw, out = Path(raw), Path(out)
     if as_of is not None and not xml_only:
@@ -214,7 +219,7 @@ def build_jbe(*, years: list[int], raw: Path, out: Path, subjects: list[str] | N
     tasks, shas = _plan(entries, report, version, password=password, max_pages=max_pages,
                         ocr=ocr)
     report.pairs = refuse_copies(_run_pairs(tasks, cache, report, processes=processes,
-                                            progress=progress), shas)
+                                            progress=progress, executor=executor), shas)
     staging = OutputStaging(out)  # every output below is swapped in at once, at the end
     if not xml_only:
         from buildds.jobs.jbe_dataset import build_jbe_dataset
@@ -301,9 +306,10 @@ def _cached(cache: Cache, key: str) -> JbePairResult | None:
 
 
 def _run_pairs(tasks: list[tuple[PairTask, str]], cache: Cache, report: JbeReport, *,
-               processes: int | None, progress: bool) -> list[JbePairResult]:
-    """Every task's result, in order: from the cache, else built on the process pool (and
-    cached when it built)."""
+               processes: int | None, progress: bool,
+               executor: Executor | None = None) -> list[JbePairResult]:
+    """Every task's result, in order: from the cache, else built on the process pool or
+    ``executor`` (and cached when it built)."""
     results: dict[int, JbePairResult] = {}
     todo: list[int] = []
     for i, (_, key) in enumerate(tasks):
@@ -321,8 +327,13 @@ def _run_pairs(tasks: list[tuple[PairTask, str]], cache: Cache, report: JbeRepor
             def done(_: int, res: JbePairResult) -> None:
                 bar.update(handle, advance=1, description=f"{res.year} {res.subject}")
 
-            for i, res in zip(todo, run_parallel(build_pair, [tasks[i][0] for i in todo],
-                                                  processes=processes, on_done=done)):
+            todo_tasks = [replace(tasks[i][0], ocr_processes=1) if getattr(
+                executor, "name", "") == "ray" else tasks[i][0] for i in todo]
+            built = (executor.map(build_pair, todo_tasks) if executor is not None else
+                     run_parallel(build_pair, todo_tasks, processes=processes, on_done=done))
+            for n, (i, res) in enumerate(zip(todo, built)):
+                if executor is not None:
+                    done(n, res)
                 results[i] = res
                 report.built += 1
                 if not res.failed:

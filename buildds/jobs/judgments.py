@@ -75,6 +75,7 @@ from buildds.schema.judgments_report import (
 from buildds.staging import OutputStaging, clean_stale_staging
 
 if TYPE_CHECKING:
+    from buildds.executors import ExecutorSpec
     from buildds.extract.judgments import JudgmentInput
     from buildds.jobs.judgments_versions import VersionPlan
     from buildds.schema.arbench import ArbenchRow
@@ -109,6 +110,7 @@ def build_judgments(
     review_verdicts: Path | None = None, input_format: str | None = None,
     keep_appeals: bool = False, audit: bool = True,
     shard_bytes: int = sharding.DEFAULT_SHARD_BYTES, map_fn: sharding.MapFn | None = None,
+    executor: ExecutorSpec | None = None,
 ) -> JudgmentsReport:
     """Build AR-Bench under ``out`` (see the module docstring). ``limit``: first N parsed
     judgments per input; ``encoding``: of every input (else detected per file);
@@ -123,6 +125,8 @@ def build_judgments(
     ``audit``: the shortcut audit (:func:`~buildds.jobs.judgments_audit.audit_step`).
     ``shard_bytes``: shard size (:mod:`.judgments_sharded`; 0, ``jp``, ``law_store``: the
     corpus at once); ``map_fn(fn, shards)``: runs the shards (default: the built-in map).
+    ``executor``: where the shards run (``--executor``, :mod:`buildds.executors`) when
+    no ``map_fn`` is given.
 
     Raises :class:`BuildError` for an unusable run (no inputs or none that gives a judgment,
     missing law files, an unknown error type or profile, an export that could not be
@@ -146,7 +150,8 @@ def build_judgments(
                        normal_share=normal_share, encoding=encoding,
                        max_line_bytes=max_line_bytes, options=options,
                        report=JudgmentsReport(out=out, code_version=code_version()),
-                       input_format=input_format, keep_appeals=keep_appeals)
+                       input_format=input_format, keep_appeals=keep_appeals,
+                       executor=executor)
     clean_stale_staging(out)  # what an interrupted run left
     probed: Sequence[Any] = read_jp_inputs(run, inputs) if jp else read_inputs(run, inputs)
     law_files = jp_law_files(law_dir) if jp else sorted([
@@ -166,9 +171,10 @@ def build_judgments(
         task = bar.add_task("parsing", total=None)
         done = roundtrip = None
         if sharded:  # survey, shards, merge: no step holds the corpus (.judgments_sharded)
-            statutes, judgments, rows, roundtrip = sharding.sharded_rows(
-                run, probed, law_dir=law_dir, confusable=confusable, shard_bytes=shard_bytes,
-                map_fn=map_fn)
+            with sharding.shard_runner(map_fn, executor) as run_shards:
+                statutes, judgments, rows, roundtrip = sharding.sharded_rows(
+                    run, probed, law_dir=law_dir, confusable=confusable,
+                    shard_bytes=shard_bytes, map_fn=run_shards)
         else:
             judgments = (parse_jp if jp else _parse)(run, probed,
                                                      lambda n: bar.update(task, advance=n))

@@ -26,6 +26,7 @@ from buildds.schema.judgments_report import (
 )
 
 if TYPE_CHECKING:
+    from buildds.executors import ExecutorSpec
     from buildds.extract.judgments import JudgmentInput
     from buildds.schema.judgments import Judgment, JudgmentReject
 
@@ -53,6 +54,9 @@ class JudgmentsRun:
     input_format: str | None = None
     #: ``--keep-appeals``: read appeal and retrial judgments too (else ``not_first_instance``)
     keep_appeals: bool = False
+    #: ``--executor`` / ``--ray-address``: the executor (name, address, jobs) the records'
+    #: shards run on (:mod:`buildds.executors`; None: the local default)
+    executor: ExecutorSpec | None = None
 
     def reject(self, record: RunReject) -> None:
         self.rejects.add(**record.kwargs())

@@ -29,6 +29,7 @@ is at its cap); the merge holds every row (slim:
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import json
 import shutil
@@ -63,12 +64,24 @@ from buildds.schema.judgments_report import (
 )
 
 if TYPE_CHECKING:
+    from buildds.executors import ExecutorSpec
     from buildds.extract.judgments import JudgmentInput
     from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import Judgment
 
-__all__ = ["DEFAULT_SHARD_BYTES", "SHARDS_DIR", "MapFn", "Survey", "charge_known", "local_map",
-           "merge_shards", "remove_shards", "sharded_rows", "survey"]
+__all__ = [
+    "DEFAULT_SHARD_BYTES",
+    "SHARDS_DIR",
+    "MapFn",
+    "Survey",
+    "charge_known",
+    "local_map",
+    "merge_shards",
+    "remove_shards",
+    "shard_runner",
+    "sharded_rows",
+    "survey",
+]
 
 SHARDS_DIR = ".shards"
 #: ``map_fn(fn, items)``: ``fn`` of every item, results in input order
@@ -83,6 +96,22 @@ def charge_known(profile: Any, charge: str) -> bool:
     except SkipInjection:
         return False
     return True
+
+
+@contextlib.contextmanager
+def shard_runner(map_fn: MapFn | None, executor: ExecutorSpec | None) -> Iterator[MapFn]:
+    """What runs the shards: ``map_fn`` when given; else the executor ``executor`` names
+    (``--executor ray``: its ``map``, closed when the block ends); else the built-in map."""
+    if map_fn is not None:
+        yield map_fn
+    elif executor is not None and executor.name != "local":
+        running = executor.make()
+        try:
+            yield running.map
+        finally:
+            running.close()
+    else:
+        yield map
 
 
 def local_map(workers: int = 1) -> MapFn:

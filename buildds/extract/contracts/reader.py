@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from buildds.extract.contracts.document import file_options, read_one
 from buildds.extract.contracts.ocr_pool import read_batch
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
+
+if TYPE_CHECKING:
+    from buildds.executors import Executor
 
 __all__ = ["read_documents"]
 
@@ -31,6 +35,7 @@ def read_documents(
     *,
     root: str | Path | None = None,
     jobs: int = 1,
+    executor: Executor | None = None,
     **kwargs: object,
 ) -> Iterator[tuple[Path, ContractDocument | None, list[Problem]]]:
     """Read many files; yield ``(path, document or None, problems)`` for each, in order.
@@ -48,7 +53,11 @@ def read_documents(
     one page per task, largest first, so the workers stay busy however unevenly the pages are
     spread over the files; .docx/.odt files are read whole by a worker; text-layer PDFs are
     read in this process (``processes`` is not used). The documents are the same as with
-    ``jobs=1``. An option :func:`read_document` does not know raises ``TypeError``."""
+    ``jobs=1``. An option :func:`read_document` does not know raises ``TypeError``.
+
+    ``executor`` (a :class:`buildds.executors.Executor`: a local pool or Ray) runs the same
+    page and document tasks instead, streamed with a bounded number in flight
+    (:mod:`~buildds.extract.contracts.executor_read`); ``jobs`` is then not used."""
     kwargs.pop("source_path", None)
 
     def named(item: str | Path) -> tuple[Path, str]:
@@ -60,6 +69,11 @@ def read_documents(
                 pass
         return path, str(path)
 
+    if executor is not None:
+        from buildds.extract.contracts.executor_read import read_on_executor
+
+        yield from read_on_executor([named(item) for item in paths], executor, kwargs)
+        return
     if jobs <= 1:
         for item in paths:
             path, name = named(item)
