@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
 from buildds.inject_errors.corpus_prior import charge_weights
-from buildds.inject_errors.e1_balance import planned_target
+from buildds.inject_errors.charge_balance import planned_target
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
