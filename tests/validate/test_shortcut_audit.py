@@ -133,3 +133,19 @@ def test_the_second_detector_sees_values_the_text_classifier_is_not_tuned_to() -
     assert numeric.scored and numeric.balanced_accuracy > 0.9 and numeric.spread >= 0
     assert any(f.startswith("numeric_boosting (E3 vs normal)") for f in audit.failures)
     assert "numeric boosting, E3 vs normal (80/80 rows)" in shortcut_markdown(audit)
+
+
+def test_injections_from_the_untouched_rows_distribution_pass_both_detectors() -> None:
+    """The audit can pass: when the injected terms are drawn like the untouched ones (no
+    cue), both detectors stay near chance and nothing fails."""
+    rng = random.Random(3)
+    rows = []
+    for i in range(120):
+        original = _judgment(1 + rng.randrange(5), rng, stale=False)
+        rows.append(_row(i, original, original))
+        rows.append(_row(i, _judgment(1 + rng.randrange(5), rng, stale=False), original, "E3"))
+    audit = audit_rows(rows, seed=0)
+    scored = [c for c in audit.classifiers if c.scored]
+    assert {c.detector for c in scored} == {"tfidf_logreg", "numeric_boosting"}
+    assert all(abs(c.balanced_accuracy - 0.5) < 0.1 for c in scored), scored
+    assert audit.ok, audit.failures

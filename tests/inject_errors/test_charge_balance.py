@@ -1,0 +1,71 @@
+"""E1's target charges planned over the corpus (buildds.inject_errors.charge_balance): the
+confusable table used both ways, a balanced circulation, a seeded assignment, and the E1
+injector following it (issue 13: the injected charge names follow the originals)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from buildds.inject_errors.base import InjectionContext
+from buildds.inject_errors.charge_balance import assign_targets, circulation, mutual_edges
+from buildds.schema.judgments import InjectedJudgment, InjectionSkip
+from tests.inject_errors.test_injectors import PROFILE, donor_case, run, theft
+
+TABLE = {"盗窃": ["抢夺", "诈骗"], "诈骗": ["合同诈骗"], "抢夺": [], "合同诈骗": [], "抢劫": ["敲诈勒索"]}
+
+
+def test_edges_are_mutual_and_only_between_charges_with_judgments() -> None:
+    edges = mutual_edges(["盗窃", "诈骗", "抢夺", "抢劫"], lambda c: TABLE.get(c, []))
+    assert edges == {"盗窃": ["抢夺", "诈骗"], "抢夺": ["盗窃"], "诈骗": ["盗窃"]}
+
+
+def test_the_circulation_balances_every_charge_and_is_the_largest() -> None:
+    supply = {"盗窃": 10, "诈骗": 3, "抢夺": 2}
+    edges = mutual_edges(sorted(supply), lambda c: TABLE.get(c, []))
+    flow = circulation(supply, edges)
+    out, into = Counter(), Counter()
+    for (a, b), f in flow.items():
+        out[a] += f
+        into[b] += f
+    assert out == into  # as many rows carry each charge as the injected name as the original
+    assert all(out[c] <= n for c, n in supply.items())
+    assert sum(flow.values()) == 10  # 诈骗 3 + 抢夺 2 each way: 盗窃 cannot send more
+    assert circulation(supply, {}) == {}
+
+
+def test_assignment_is_seeded_by_id_and_leaves_the_rest_over() -> None:
+    ids = {"盗窃": [f"t{i}" for i in range(10)], "诈骗": ["f0", "f1", "f2"]}
+    flow = {("盗窃", "诈骗"): 3, ("诈骗", "盗窃"): 3}
+    plan = assign_targets(ids, flow, seed=0)
+    assert Counter(plan[i] for i in ids["盗窃"]) == {"诈骗": 3, None: 7}
+    assert all(plan[i] == "盗窃" for i in ids["诈骗"])
+    reordered = assign_targets({"诈骗": ids["诈骗"][::-1], "盗窃": ids["盗窃"][::-1]}, flow, seed=0)
+    assert reordered == plan
+    assert assign_targets(ids, flow, seed=1) != plan  # another seed, other judgments
+
+
+def test_the_e1_injector_follows_the_corpus_plan() -> None:
+    """Two thefts and one 抢夺 judgment: one theft becomes 抢夺 and the 抢夺 judgment becomes
+    盗窃; the other theft is left over (charge_unbalanced)."""
+    thefts = [theft(rid=f"t{i}") for i in range(2)]
+    grab = donor_case(name="李四", rid="g0")
+    ctx = InjectionContext(profile=PROFILE, corpus=[*thefts, grab])
+    outs = {j.id: run("E1", j, ctx=ctx) for j in [*thefts, grab]}
+    done = {k: o for k, o in outs.items() if isinstance(o, InjectedJudgment)}
+    left = [o for o in outs.values() if isinstance(o, InjectionSkip)]
+    assert [o.reason for o in left] == ["charge_unbalanced"]
+    assert sorted(o.rationale["confusable_pair"][1] for o in done.values()) == ["抢夺", "盗窃"]
+    assert done["g0"].rationale["confusable_pair"] == ["抢夺", "盗窃"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_plan_does_not_depend_on_the_order_of_the_corpus(seed: int) -> None:
+    corpus = [theft(rid=f"t{i}") for i in range(3)] + [donor_case(name="李四", rid="g0")]
+    shuffled = corpus[:]
+    random.Random(seed).shuffle(shuffled)
+    a = {j.id: run("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=corpus)) for j in corpus}
+    b = {j.id: run("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=shuffled)) for j in corpus}
+    assert {k: type(v).__name__ for k, v in a.items()} == {k: type(v).__name__ for k, v in b.items()}
