@@ -15,7 +15,10 @@ rare in real judgments". Here the E1 injections of a corpus are planned together
   share among the originals of the E1 rows, and hence among their untouched rows;
 * each charge's judgments, in an order seeded by their ids, take the targets in name order,
   f(a→b) each; the judgments left over are skipped (``charge_unbalanced``: a charge the table
-  cannot balance — 盗窃 has more judgments than its confusable charges can take in).
+  cannot balance — 盗窃 has more judgments than its confusable charges can take in);
+* a charge none of whose confusable charges has a judgment in the corpus has nothing to
+  balance with: its judgments draw a confusable charge as without a corpus (a small corpus of
+  one charge still gets E1 rows; on a large one these rows are few).
 
 The paper (AR-Bench A.3) says only that the charge becomes an easily confused one; how many
 judgments of each charge are used and which confusable charge each gets is this choice,
@@ -97,10 +100,12 @@ def assign_targets(sources: Mapping[str, Sequence[str]], flow: Mapping[tuple[str
 def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: int,
                    targets: Callable[[str], list[str]]) -> str | None:
     """The target charge the corpus plan gives this judgment (``targets``: a charge's
-    confusable names from the table, [] when none); None when the judgment is not one of the
-    corpus's single-charge judgments (nothing was planned for it); skip ``charge_unbalanced``
-    when the plan leaves it over, ``no_confusable_charge`` when the charge has no edge either
-    way."""
+    confusable names from the table, [] when none); skip ``charge_unbalanced`` when the plan
+    leaves it over. None — nothing planned, the caller draws a confusable charge as without a
+    corpus — when the judgment is not one of the corpus's single-charge judgments, or when no
+    charge confusable with its own (either way) has a judgment in the corpus: there is
+    nothing to balance with, and a small corpus of one charge should still get E1 rows (the
+    dataset card names this case; the real build's figures include it)."""
 
     def build() -> tuple[dict[str, str | None], dict[str, list[str]]]:
         ids: dict[str, list[str]] = {}
@@ -112,10 +117,7 @@ def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: i
         return assign_targets({c: v for c, v in ids.items() if c in edges}, flow, seed), edges
 
     plan, edges = ctx.memo(("e1_balance", seed), build)
-    if charge not in edges:
-        raise SkipInjection("no_confusable_charge",
-                            f"{charge} has no confusable charge in the profile (either way)")
-    if judgment_id not in plan:
+    if charge not in edges or judgment_id not in plan:
         return None
     target = plan[judgment_id]
     if target is None:

@@ -69,3 +69,13 @@ def test_the_plan_does_not_depend_on_the_order_of_the_corpus(seed: int) -> None:
     a = {j.id: run("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=corpus)) for j in corpus}
     b = {j.id: run("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=shuffled)) for j in corpus}
     assert {k: type(v).__name__ for k, v in a.items()} == {k: type(v).__name__ for k, v in b.items()}
+
+
+def test_a_charge_with_no_confusable_judgment_in_the_corpus_still_gets_e1() -> None:
+    """Nothing to balance with (no 抢夺 judgment): the confusable charge is drawn as without a
+    corpus, so a small corpus of one charge still has E1 rows."""
+    thefts = [theft(rid=f"t{i}") for i in range(3)]
+    ctx = InjectionContext(profile=PROFILE, corpus=thefts)
+    outs = [run("E1", j, ctx=ctx) for j in thefts]
+    assert all(isinstance(o, InjectedJudgment) for o in outs), outs
+    assert {o.rationale["confusable_pair"][1] for o in outs} == {"抢夺"}  # type: ignore[union-attr]

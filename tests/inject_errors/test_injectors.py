@@ -206,8 +206,7 @@ def test_e1_donor_preference(donors: list[tuple[str, str, str]], chosen: str | N
 
 @pytest.mark.parametrize(("corpus", "status"), [
     (None, "no_corpus"),
-    # a 抢夺 judgment balances the E1 plan (盗窃 ↔ 抢夺) but, with two defendants, is no donor
-    (["two_defendants"], "no_donor"),
+    ([], "no_donor"),
     # a donor naming its defendant by surname alone (王等二人) would leak: not used
     (["surname"], "no_donor"),
 ])
@@ -216,11 +215,9 @@ def test_e1_without_donor_records_why(corpus: list[str] | None, status: str) -> 
     docs: list[Judgment] | None = None
     if corpus is not None:
         docs = [j]
-        if corpus == ["surname"]:
+        if corpus:
             d = donor_case(name="王五", factor="被告人王五到案后如实供述，王等二人均认罪。")
             docs.append(d)
-        elif corpus:
-            docs.append(donor_case(name="王五").model_copy(update={"defendants": ("王五", "赵六")}))
     out = injected("E1", j, ctx=InjectionContext(profile=PROFILE, corpus=docs))
     assert out.anomalous_text == j.full_text.replace("盗窃罪", "抢夺罪").replace("第二百六十四条", "第二百六十七条")
     assert out.rationale["donor"] is None and out.rationale["donor_status"] == status
