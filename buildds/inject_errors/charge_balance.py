@@ -32,8 +32,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from buildds.inject_errors.base import InjectionContext, SkipInjection
+from buildds.inject_errors.tiers import charge_profile, kind_range
+from buildds.schema.judgments import Judgment
+from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["assign_targets", "circulation", "mutual_edges", "planned_target"]
+__all__ = ["assign_targets", "circulation", "mutual_edges", "planned_target", "sentence_fits"]
 
 
 def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
@@ -124,3 +127,24 @@ def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: i
         raise SkipInjection("charge_unbalanced", f"{charge}: its confusable charges cannot take "
                             "in more judgments without making the injected names a cue")
     return target
+
+
+def sentence_fits(judgment: Judgment, target: str, profile: StatuteProfile) -> None:
+    """Skip (``sentence_outside_target``) an E1 that would keep the judgment's custodial term
+    under a charge none of whose tiers allows that kind and term (交通肇事's 有期徒刑 under
+    危险驾驶, 拘役 only): only the name would change, and the impossible sentence — a surface
+    cue the numeric detector read — would be a second error the row is not labelled with. A
+    charge the profile has no tiers for, or a sentence without a term, passes."""
+    s = judgment.sentence
+    if s.kind not in ("有期徒刑", "拘役", "管制") or s.months is None:
+        return
+    try:
+        tiers = charge_profile(profile, target).tiers
+    except SkipInjection:
+        return
+    ranges = [r for t in tiers if (r := kind_range(t, s.kind)) is not None]
+    if not tiers or any(r.min_months is not None and r.max_months is not None
+                        and r.min_months <= s.months <= r.max_months for r in ranges):
+        return
+    raise SkipInjection("sentence_outside_target", f"no tier of {target} allows {s.kind} of "
+                        f"{s.months} months: the old sentence would show the new charge wrong")

@@ -18,7 +18,8 @@ a usable donor with the same factors only the charge name changes (every mention
 and reasoning) with the charge's article in the citation list
 (:func:`~buildds.inject_errors.charge_articles.article_swap`), and the rationale records why (``donor_status``: ``no_corpus``,
 ``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
-``donor_name_leak``). A donor whose factors differ is never used: its reasoning would weigh
+``donor_name_leak``) — unless the old term is one no tier of the new charge allows
+(``sentence_outside_target``: :func:`~buildds.inject_errors.charge_balance.sentence_fits`). A donor whose factors differ is never used: its reasoning would weigh
 factors the facts do not show."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
 from buildds.inject_errors.corpus_prior import charge_weights
-from buildds.inject_errors.charge_balance import planned_target
+from buildds.inject_errors.charge_balance import planned_target, sentence_fits
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
@@ -253,6 +254,7 @@ class ErroneousCharge(BaseInjector):
                             articles=list(judgment.articles))
                 return Plan(edits, gold, rationale)
         rationale.update(donor_status=status, donor_message=message)
+        sentence_fits(judgment, target, ctx.profile)  # the old sentence under the new name
         swap = article_swap(judgment, charge, target, ctx.profile)
         if swap:
             rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]

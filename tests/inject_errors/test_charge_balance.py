@@ -79,3 +79,18 @@ def test_a_charge_with_no_confusable_judgment_in_the_corpus_still_gets_e1() -> N
     outs = [run("E1", j, ctx=ctx) for j in thefts]
     assert all(isinstance(o, InjectedJudgment) for o in outs), outs
     assert {o.rationale["confusable_pair"][1] for o in outs} == {"抢夺"}  # type: ignore[union-attr]
+
+
+def test_an_old_sentence_the_new_charge_cannot_carry_is_a_skip() -> None:
+    """抢夺's one tier (LOW) stops at three years: a theft of five years cannot keep its term
+    under 抢夺 when only the name changes."""
+    from buildds.inject_errors.base import SkipInjection
+    from buildds.inject_errors.charge_balance import sentence_fits
+
+    sentence_fits(theft(term="二年"), "抢夺", PROFILE)  # inside: no skip
+    sentence_fits(theft(term="五年"), "故意杀人", PROFILE)  # no tiers known: no skip
+    with pytest.raises(SkipInjection) as why:
+        sentence_fits(theft(term="五年"), "抢夺", PROFILE)
+    assert why.value.reason == "sentence_outside_target"
+    out = run("E1", theft(term="五年"))
+    assert isinstance(out, InjectionSkip) and out.reason == "sentence_outside_target"
