@@ -7,15 +7,14 @@ rare in real judgments". Here the E1 injections of a corpus are planned together
 
 * the table is used **both ways** (confusion is mutual: when A lists B, a judgment of B may
   become A), between charges the profile knows;
-* a **circulation** is found on that graph: f(a→b) judgments of charge a become b, with
-  Σ_b f(a→b) = Σ_b f(b→a) for every charge (as many E1 rows carry a charge as the injected
-  name as carry it as the original) and at most the corpus's single-charge judgments of a
-  leaving a; the largest such circulation (a linear programme whose optimum is integral: a
-  network with node capacities) — so every charge's share among the injected names equals its
-  share among the originals of the E1 rows, and hence among their untouched rows;
-* each charge's judgments, in an order seeded by their ids, take the targets in name order,
-  f(a→b) each; the judgments left over are skipped (``charge_unbalanced``: a charge the table
-  cannot balance — 盗窃 has more judgments than its confusable charges can take in);
+* a **circulation** is found at the level of judgments: each single-charge judgment of the
+  corpus may become one of its charge's confusable charges (one whose tiers allow its term,
+  unless a similar case will replace the sentence: :func:`sentence_fits`), each is used at
+  most once, and every charge is left by as many judgments as arrive at it — so as many E1
+  rows carry a charge as the injected name as carry it as the original, and hence as among
+  their untouched rows; the largest such circulation (:func:`circulation`, a linear programme
+  on a network: integral); the judgments it does not use are skipped (``charge_unbalanced``:
+  盗窃 has more judgments than its confusable charges can take in);
 * a charge none of whose confusable charges has a judgment in the corpus has nothing to
   balance with: its judgments draw a confusable charge as without a corpus (a small corpus of
   one charge still gets E1 rows; on a large one these rows are few).
@@ -36,7 +35,7 @@ from buildds.inject_errors.tiers import charge_profile, kind_range
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["assign_targets", "circulation", "mutual_edges", "planned_target", "sentence_fits"]
+__all__ = ["circulation", "fits", "mutual_edges", "planned_target", "sentence_fits"]
 
 
 def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
@@ -53,71 +52,67 @@ def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
     return {c: sorted(ts) for c, ts in sorted(out.items()) if ts}
 
 
-def circulation(supply: Mapping[str, int], edges: Mapping[str, Sequence[str]]
-                ) -> dict[tuple[str, str], int]:
-    """The largest integral circulation: flow f(a, b) ≥ 0 on the edges, outflow = inflow at
-    every charge, outflow ≤ ``supply``. A linear programme (HiGHS, deterministic) whose
-    constraint matrix is a network's (node capacities split into arcs), so its optimal vertex
-    is integral; rounded, then checked."""
+def circulation(candidates: Mapping[str, tuple[str, Sequence[str]]], seed: int
+                ) -> dict[str, str | None]:
+    """judgment id → its target charge (None: left over), from ``candidates``: judgment id →
+    (its charge, the charges it may become). The largest circulation at the level of
+    judgments: each judgment used at most once, towards one of its own targets, and for every
+    charge as many judgments leave it as arrive at it. A linear programme (HiGHS) on a network
+    (charge → judgment → charge, a judgment a unit node), so its optimal vertex is integral;
+    the variables are ordered by a hash of the seed and the ids, so which of equally good
+    judgments are used depends on the seed, not on the input order."""
     import numpy as np
     from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix
 
-    arcs = [(a, b) for a in sorted(edges) for b in edges[a]]
+    order = sorted(candidates, key=lambda i: (hashlib.sha256(f"{seed}:e1:{i}".encode())
+                                              .hexdigest(), i))
+    arcs = [(jid, candidates[jid][0], b) for jid in order for b in sorted(candidates[jid][1])]
+    out: dict[str, str | None] = dict.fromkeys(order)
     if not arcs:
-        return {}
-    nodes = sorted({a for a, _ in arcs} | {b for _, b in arcs})
-    at = {n: i for i, n in enumerate(nodes)}
-    balance = np.zeros((len(nodes), len(arcs)))
-    capacity = np.zeros((len(nodes), len(arcs)))
-    for k, (a, b) in enumerate(arcs):
-        balance[at[a], k] += 1
-        balance[at[b], k] -= 1
-        capacity[at[a], k] = 1
-    found = linprog(-np.ones(len(arcs)), A_ub=capacity,
-                    b_ub=[supply.get(n, 0) for n in nodes], A_eq=balance,
-                    b_eq=np.zeros(len(nodes)), bounds=(0, None), method="highs")
+        return out
+    charges = sorted({a for _, a, _ in arcs} | {b for _, _, b in arcs})
+    at = {c: i for i, c in enumerate(charges)}
+    row = {jid: i for i, jid in enumerate(order)}
+    cols = range(len(arcs))
+    once = coo_matrix(([1.0] * len(arcs), ([row[j] for j, _, _ in arcs], cols)),
+                      shape=(len(order), len(arcs)))
+    balance = coo_matrix(([1.0] * len(arcs) + [-1.0] * len(arcs),
+                          ([at[a] for _, a, _ in arcs] + [at[b] for _, _, b in arcs],
+                           [*cols, *cols])), shape=(len(charges), len(arcs)))
+    found = linprog(-np.ones(len(arcs)), A_ub=once.tocsr(), b_ub=np.ones(len(order)),
+                    A_eq=balance.tocsr(), b_eq=np.zeros(len(charges)), bounds=(0, 1),
+                    method="highs")
     if not found.success:  # pragma: no cover - the zero flow is always feasible
-        return {}
-    flow = {arc: int(round(x)) for arc, x in zip(arcs, found.x, strict=True) if round(x) > 0}
+        return out
     net: Counter[str] = Counter()
-    for (a, b), f in flow.items():
-        net[a] += f
-        net[b] -= f
+    for (jid, a, b), x in zip(arcs, found.x, strict=True):
+        if x > 0.5:
+            out[jid] = b
+            net[a] += 1
+            net[b] -= 1
     assert not any(net.values()), "the circulation is not balanced"
-    return flow
-
-
-def assign_targets(sources: Mapping[str, Sequence[str]], flow: Mapping[tuple[str, str], int],
-                   seed: int) -> dict[str, str | None]:
-    """judgment id → its target charge (None: left over). ``sources``: charge → the ids of
-    its judgments; each charge's ids in a seeded order take the targets in name order."""
-    out: dict[str, str | None] = {}
-    for charge, ids in sorted(sources.items()):
-        order = sorted(ids, key=lambda i: hashlib.sha256(f"{seed}:e1:{i}".encode()).hexdigest())
-        slots = [t for (a, t), f in sorted(flow.items()) if a == charge for _ in range(f)]
-        for k, jid in enumerate(order):
-            out[jid] = slots[k] if k < len(slots) else None
     return out
 
 
 def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: int,
-                   targets: Callable[[str], list[str]]) -> str | None:
+                   targets: Callable[[str], list[str]],
+                   allowed: Callable[[Judgment, str], bool] = lambda j, t: True) -> str | None:
     """The target charge the corpus plan gives this judgment (``targets``: a charge's
-    confusable names from the table, [] when none); skip ``charge_unbalanced`` when the plan
-    leaves it over. None — nothing planned, the caller draws a confusable charge as without a
-    corpus — when the judgment is not one of the corpus's single-charge judgments, or when no
-    charge confusable with its own (either way) has a judgment in the corpus: there is
-    nothing to balance with, and a small corpus of one charge should still get E1 rows (the
-    dataset card names this case; the real build's figures include it)."""
+    confusable names from the table, [] when none; ``allowed``: whether a judgment may become
+    a charge — E1 passes :func:`sentence_fits` unless a similar case will replace the
+    sentence); skip ``charge_unbalanced`` when the plan leaves it over. None — nothing
+    planned, the caller draws a confusable charge as without a corpus — when the judgment is
+    not one of the corpus's single-charge judgments, or when no charge confusable with its own
+    (either way) has a judgment in the corpus: there is nothing to balance with, and a small
+    corpus of one charge should still get E1 rows (the dataset card names this case)."""
 
     def build() -> tuple[dict[str, str | None], dict[str, list[str]]]:
-        ids: dict[str, list[str]] = {}
-        for j in ctx.corpus or ():
-            if len(set(j.charges)) == 1:
-                ids.setdefault(j.charges[0], []).append(j.id)
-        edges = mutual_edges(sorted(ids), targets)
-        flow = circulation({c: len(v) for c, v in ids.items()}, edges)
-        return assign_targets({c: v for c, v in ids.items() if c in edges}, flow, seed), edges
+        single = [j for j in ctx.corpus or () if len(set(j.charges)) == 1]
+        edges = mutual_edges(sorted({j.charges[0] for j in single}), targets)
+        candidates = {j.id: (j.charges[0], [t for t in edges[j.charges[0]] if allowed(j, t)])
+                      for j in single if j.charges[0] in edges}
+        return circulation(candidates, seed), edges
 
     plan, edges = ctx.memo(("e1_balance", seed), build)
     if charge not in edges or judgment_id not in plan:
@@ -127,6 +122,15 @@ def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: i
         raise SkipInjection("charge_unbalanced", f"{charge}: its confusable charges cannot take "
                             "in more judgments without making the injected names a cue")
     return target
+
+
+def fits(judgment: Judgment, target: str, profile: StatuteProfile) -> bool:
+    """:func:`sentence_fits` as a yes/no."""
+    try:
+        sentence_fits(judgment, target, profile)
+    except SkipInjection:
+        return False
+    return True
 
 
 def sentence_fits(judgment: Judgment, target: str, profile: StatuteProfile) -> None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
 from buildds.inject_errors.corpus_prior import charge_weights
-from buildds.inject_errors.charge_balance import planned_target, sentence_fits
+from buildds.inject_errors.charge_balance import fits, planned_target, sentence_fits
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
@@ -228,7 +228,8 @@ class ErroneousCharge(BaseInjector):
         charge = single_charge(judgment)
         donors = _DonorIndex.of(ctx)
         target = None if ctx.corpus is None else planned_target(
-            ctx, judgment.id, charge, self.seed, lambda c: self._names(c, ctx.profile))
+            ctx, judgment.id, charge, self.seed, lambda c: self._names(c, ctx.profile),
+            lambda j, t: bool(donors.similar(j, t)) or fits(j, t, ctx.profile))
         if target is None:  # no corpus plan: a confusable charge drawn for this judgment
             groups = self._confusable(charge, ctx.profile)
             with_donor = [g2 for g in groups

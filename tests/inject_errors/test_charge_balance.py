@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from buildds.inject_errors.base import InjectionContext
-from buildds.inject_errors.charge_balance import assign_targets, circulation, mutual_edges
+from buildds.inject_errors.charge_balance import circulation, mutual_edges
 from buildds.schema.judgments import InjectedJudgment, InjectionSkip
 from tests.inject_errors.test_injectors import PROFILE, donor_case, run, theft
 
@@ -23,28 +23,31 @@ def test_edges_are_mutual_and_only_between_charges_with_judgments() -> None:
 
 
 def test_the_circulation_balances_every_charge_and_is_the_largest() -> None:
-    supply = {"盗窃": 10, "诈骗": 3, "抢夺": 2}
-    edges = mutual_edges(sorted(supply), lambda c: TABLE.get(c, []))
-    flow = circulation(supply, edges)
+    """10 thefts, 3 frauds, 2 snatchings; one fraud may not become 盗窃 (its term does not
+    fit): 盗窃 can send only as many as come back."""
+    candidates = {f"t{i}": ("盗窃", ["抢夺", "诈骗"]) for i in range(10)}
+    candidates |= {"f0": ("诈骗", ["盗窃"]), "f1": ("诈骗", ["盗窃"]), "f2": ("诈骗", [])}
+    candidates |= {"g0": ("抢夺", ["盗窃"]), "g1": ("抢夺", ["盗窃"])}
+    plan = circulation(candidates, seed=0)
     out, into = Counter(), Counter()
-    for (a, b), f in flow.items():
-        out[a] += f
-        into[b] += f
+    for jid, target in plan.items():
+        if target is not None:
+            out[candidates[jid][0]] += 1
+            into[target] += 1
+            assert target in candidates[jid][1]  # only a target the judgment may take
     assert out == into  # as many rows carry each charge as the injected name as the original
-    assert all(out[c] <= n for c, n in supply.items())
-    assert sum(flow.values()) == 10  # 诈骗 3 + 抢夺 2 each way: 盗窃 cannot send more
-    assert circulation(supply, {}) == {}
+    assert sum(out.values()) == 8  # 诈骗 2 + 抢夺 2 each way
+    assert plan["f2"] is None and sum(1 for i in range(10) if plan[f"t{i}"]) == 4
+    assert circulation({}, seed=0) == {}
 
 
-def test_assignment_is_seeded_by_id_and_leaves_the_rest_over() -> None:
-    ids = {"盗窃": [f"t{i}" for i in range(10)], "诈骗": ["f0", "f1", "f2"]}
-    flow = {("盗窃", "诈骗"): 3, ("诈骗", "盗窃"): 3}
-    plan = assign_targets(ids, flow, seed=0)
-    assert Counter(plan[i] for i in ids["盗窃"]) == {"诈骗": 3, None: 7}
-    assert all(plan[i] == "盗窃" for i in ids["诈骗"])
-    reordered = assign_targets({"诈骗": ids["诈骗"][::-1], "盗窃": ids["盗窃"][::-1]}, flow, seed=0)
-    assert reordered == plan
-    assert assign_targets(ids, flow, seed=1) != plan  # another seed, other judgments
+def test_the_plan_is_seeded_and_independent_of_order() -> None:
+    candidates = {f"t{i}": ("盗窃", ["诈骗"]) for i in range(10)}
+    candidates |= {f"f{i}": ("诈骗", ["盗窃"]) for i in range(3)}
+    plan = circulation(candidates, seed=0)
+    assert Counter(plan[f"t{i}"] for i in range(10)) == {"诈骗": 3, None: 7}
+    assert circulation(dict(reversed(list(candidates.items()))), seed=0) == plan
+    assert any(circulation(candidates, seed=s) != plan for s in range(1, 6))  # other seeds
 
 
 def test_the_e1_injector_follows_the_corpus_plan() -> None:
