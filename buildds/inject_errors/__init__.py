@@ -19,6 +19,8 @@ injector except :mod:`.registry`):
 - :mod:`.charge_articles` — a charge's article in the citation list swapped for another's;
 - :mod:`.fine_base` — the base amount (违法所得, 销售金额 …) a proportional fine is reckoned on;
 - :mod:`.sentence_edits` — the charge, term and fine helpers the injectors share;
+- :mod:`.corpus_prior`, :mod:`.charge_balance` — values drawn as the corpus's judgments carry
+  them, and E1's target charges planned so the injected names follow the originals (issue 13);
 - :mod:`.combined_sentence`, :mod:`.omission_judgment_part`, :mod:`.omission_reasoning` — the
   数罪并罚 block (per-charge clauses, combined sentence, 刑期 note) and the judgment-part and
   reasoning edits that E2 makes with it;

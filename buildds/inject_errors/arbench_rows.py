@@ -4,7 +4,9 @@ read by validation (:mod:`buildds.validate.arbench`) and the export (:mod:`build
 One row (an :class:`~buildds.schema.arbench.ArbenchRow`) per judgment *version*: every
 :class:`InjectedJudgment` is an anomalous row
 (``label`` 1, ``error_type`` E1…E6), and a seeded share of the source judgments is included
-unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``). The three
+unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``), drawn from
+the judgments the injections were made on (:func:`select_normals`), so which judgments an
+error type applies to is no cue. The three
 tasks read the same rows (:func:`task_rows`):
 
 * ``detection`` — every row; target ``label`` (0 normal / 1 anomalous);
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
@@ -65,6 +68,7 @@ __all__ = [
     "factor_group",
     "injected_row",
     "load_article_texts",
+    "matched_normals",
     "normal_row",
     "select_normals",
     "setting_inputs",
@@ -224,21 +228,44 @@ def injected_row(record: InjectedJudgment, texts: Mapping[ArticleKey, str],
                 profile=profile)
 
 
-def select_normals(judgments: Iterable[Judgment], share: float, seed: int) -> list[Judgment]:
-    """The judgments kept as normal rows: each one independently with probability ``share``
-    (``random.Random(f"{seed}:normal:{id}")``, so the draw does not depend on order), among
-    those that have a judgment part (CAIL records have none)."""
-    return [j for j in judgments if j.judgment.strip()
-            and random.Random(f"{seed}:normal:{j.id}").random() < share]
+def select_normals(judgments: Iterable[Judgment], share: float, seed: int,
+                   injected: Iterable[InjectedJudgment] | None = None) -> list[Judgment]:
+    """The judgments kept as normal rows, among those that have a judgment part (CAIL records
+    have none); each draw is ``random.Random(f"{seed}:normal:{id}")``, so it does not depend
+    on order or on the other judgments (a shard sees the same draws as the whole corpus).
+
+    With the ``injected`` judgments (the build): untouched rows come from the **same
+    population as the injected rows** (issue 13) — a judgment no error type applies to is
+    never a normal row (its text would mark "untouched"), and a judgment with ``k`` injected
+    versions is kept with probability ``min(1, share · k)``, so the untouched rows follow the
+    injected rows' judgments (a judgment that is E1, E4 and E6 eligible weighs three times
+    one that only E1 applies to) and, per error type, the untouched rows of that type's
+    judgments are a random sample of them (:func:`matched_normals`). Without them (no
+    injections known): each judgment independently with probability ``share``."""
+    if injected is None:
+        return [j for j in judgments if j.judgment.strip()
+                and random.Random(f"{seed}:normal:{j.id}").random() < share]
+    versions = Counter(r.source_id for r in injected)
+    return [j for j in judgments if j.judgment.strip() and versions[j.id]
+            and random.Random(f"{seed}:normal:{j.id}").random() < min(1.0, share * versions[j.id])]
+
+
+def matched_normals(rows: Sequence[ArbenchRow], error_type: str) -> list[ArbenchRow]:
+    """The normal rows drawn from ``error_type``'s population: those of the judgments that
+    have an injected row of that type (what the shortcut audit compares the type with)."""
+    sources = {r.source_id for r in rows if r.error_type == error_type}
+    return [r for r in rows if r.label == 0 and r.source_id in sources]
 
 
 def arbench_rows(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
                  texts: Mapping[ArticleKey, str], profile: StatuteProfile | None = None,
                  seed: int = 0, normal_share: float = 0.5) -> list[ArbenchRow]:
-    """Normal rows (a seeded share of ``judgments``) + one row per injection, sorted by id."""
+    """Normal rows (:func:`select_normals` of ``judgments``, matched to the injections) + one
+    row per injection, sorted by id."""
+    done = list(injected)
     rows = [normal_row(j, texts, profile, seed=seed)
-            for j in select_normals(judgments, normal_share, seed)]
-    rows += [injected_row(r, texts, profile) for r in injected]
+            for j in select_normals(judgments, normal_share, seed, done)]
+    rows += [injected_row(r, texts, profile) for r in done]
     return sorted(rows, key=lambda r: r.id)
 
 

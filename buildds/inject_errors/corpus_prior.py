@@ -32,20 +32,25 @@ __all__ = ["BALANCE_ROUNDS", "charge_weights", "fine_prior", "prior_weight", "te
 BALANCE_ROUNDS = 25
 
 
-def term_prior(ctx: InjectionContext | None, kind: str) -> Mapping[int, int] | None:
-    """How many corpus judgments carry each term (months) of sentence ``kind``."""
+def term_prior(ctx: InjectionContext | None, kind: str, charge: str | None = None
+               ) -> Mapping[int, int] | None:
+    """How many corpus judgments carry each term (months) of sentence ``kind`` — of
+    single-charge judgments of ``charge`` only, when it is given."""
     if ctx is None or ctx.corpus is None:
         return None
 
-    def build() -> dict[str, Counter[int]]:
-        out: dict[str, Counter[int]] = {}
+    def build() -> dict[tuple[str, str | None], Counter[int]]:
+        out: dict[tuple[str, str | None], Counter[int]] = {}
         for j in ctx.corpus or ():
             if j.sentence.months is not None:
-                out.setdefault(j.sentence.kind, Counter())[j.sentence.months] += 1
+                out.setdefault((j.sentence.kind, None), Counter())[j.sentence.months] += 1
+                if len(set(j.charges)) == 1:
+                    key = (j.sentence.kind, j.charges[0])
+                    out.setdefault(key, Counter())[j.sentence.months] += 1
         return out
 
-    table: dict[str, Counter[int]] = ctx.memo(("prior", "terms"), build)
-    return table.get(kind, Counter())
+    table: dict[tuple[str, str | None], Counter[int]] = ctx.memo(("prior", "terms"), build)
+    return table.get((kind, charge), Counter())
 
 
 def fine_prior(ctx: InjectionContext | None) -> Mapping[int, int] | None:

@@ -18,7 +18,8 @@ a usable donor with the same factors only the charge name changes (every mention
 and reasoning) with the charge's article in the citation list
 (:func:`~buildds.inject_errors.charge_articles.article_swap`), and the rationale records why (``donor_status``: ``no_corpus``,
 ``no_reasoning``, ``no_donor``, ``no_donor_same_factors``, ``donor_overlap``,
-``donor_name_leak``). A donor whose factors differ is never used: its reasoning would weigh
+``donor_name_leak``) — unless the old term is one no tier of the new charge allows
+(``sentence_outside_target``: :func:`~buildds.inject_errors.charge_balance.sentence_fits`). A donor whose factors differ is never used: its reasoning would weigh
 factors the facts do not show."""
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
 from buildds.inject_errors.corpus_prior import charge_weights
+from buildds.inject_errors.charge_balance import fits, planned_target, sentence_fits
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
@@ -224,10 +226,15 @@ class ErroneousCharge(BaseInjector):
 
     def plan(self, judgment: Judgment, rng: random.Random, ctx: InjectionContext) -> Plan:
         charge = single_charge(judgment)
-        groups = self._confusable(charge, ctx.profile)
         donors = _DonorIndex.of(ctx)
-        with_donor = [g2 for g in groups if (g2 := [c for c in g if donors.similar(judgment, c)])]
-        target = self._target(with_donor or groups, ctx, rng)
+        target = None if ctx.corpus is None else planned_target(
+            ctx, judgment.id, charge, self.seed, lambda c: self._names(c, ctx.profile),
+            lambda j, t: bool(donors.similar(j, t)) or fits(j, t, ctx.profile))
+        if target is None:  # no corpus plan: a confusable charge drawn for this judgment
+            groups = self._confusable(charge, ctx.profile)
+            with_donor = [g2 for g in groups
+                          if (g2 := [c for c in g if donors.similar(judgment, c)])]
+            target = self._target(with_donor or groups, ctx, rng)
         gold: dict[str, object] = {"charge": charge}
         rationale: dict[str, object] = {"confusable_pair": [charge, target], "donor": None}
         name_edits = self._name_edits(judgment, charge, target, ctx.profile, in_reasoning=True)
@@ -248,6 +255,7 @@ class ErroneousCharge(BaseInjector):
                             articles=list(judgment.articles))
                 return Plan(edits, gold, rationale)
         rationale.update(donor_status=status, donor_message=message)
+        sentence_fits(judgment, target, ctx.profile)  # the old sentence under the new name
         swap = article_swap(judgment, charge, target, ctx.profile)
         if swap:
             rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]
@@ -263,6 +271,14 @@ class ErroneousCharge(BaseInjector):
         names = [n for g in groups for n in g]
         shares = [weights.get(n, 1.0) / len(groups) / len(g) for g in groups for n in g]
         return rng.choices(names, shares)[0]
+
+    @classmethod
+    def _names(cls, charge: str, profile: StatuteProfile) -> list[str]:
+        """The confusable names of ``charge`` in the table ([] when none)."""
+        try:
+            return [n for g in cls._confusable(charge, profile) for n in g]
+        except SkipInjection:
+            return []
 
     @staticmethod
     def _confusable(charge: str, profile: StatuteProfile) -> list[list[str]]:

@@ -43,6 +43,7 @@ class FineOutsideLimits(BaseInjector):
 
     rule_kind = ""
     wrong_kind = ""  # the skip reason when the charge's fine rule is of another kind
+    near = False  # new fines just outside the range (:data:`~.sentence_edits.FINE_REACH`)
 
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:
@@ -66,7 +67,7 @@ class FineOutsideLimits(BaseInjector):
         if (a_lo is not None and fine < a_lo) or (a_hi is not None and fine > a_hi):
             raise SkipInjection("fine_already_outside", f"the fine {fine} yuan is already outside "
                                 f"[{a_lo}, {a_hi}]: moving it further would not make the error")
-        new, side = fine_outside(rng, lo, hi, fine_prior(ctx))
+        new, side = fine_outside(rng, lo, hi, fine_prior(ctx), near=self.near)
         return Plan(fine_change(judgment, new), {"fine_yuan": fine},
                     {"charge": charge, "rule": source, **about, "range_yuan": [lo, hi],
                      "direction": side, "law": rule.text})

@@ -7,7 +7,13 @@ The base is the one the rule names (:attr:`FineRule.base
 a judgment that does not state it is skipped (``no_fine_base``). The new fine also lies
 outside the range reckoned on the amount involved (the largest amount of the facts), so it is
 wrong whichever of the two a reader takes for the base; every mention of the fine changes
-with it (:func:`~buildds.inject_errors.dependents.fine_change`)."""
+with it (:func:`~buildds.inject_errors.dependents.fine_change`).
+
+The paper is silent on how far outside: the new fine lies *just* outside (``near``: 1.05–1.5 ×
+the maximum, 0.67–0.95 × the minimum, the corpus's own fines in that window first —
+:data:`~buildds.inject_errors.sentence_edits.FINE_REACH`). Courts fine about the base, so a
+fine several times its multiple gave the row away to a detector reading the judgment part
+alone (issue 13)."""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ class ProportionalFineOutsideLimits(FineOutsideLimits):
     error_type = "E6"
     rule_kind = "proportional"
     wrong_kind = "fine_not_proportional"
+    near = True  # issue 13: a fine far above the base's multiple marks the row (see below)
 
     def bounds(self, judgment: Judgment, rule: FineRule
                ) -> tuple[float | None, float | None, dict[str, object]]:

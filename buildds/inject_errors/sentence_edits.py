@@ -15,7 +15,7 @@ from buildds.inject_errors.cn_format import format_months_cn, format_yuan_cn, ni
 from buildds.inject_errors.corpus_prior import prior_weight
 from buildds.schema.judgments import Judgment, SpanEdit
 
-__all__ = ["custodial_term", "fine_edit", "fine_outside", "pick_months", "single_charge",
+__all__ = ["FINE_REACH", "custodial_term", "fine_edit", "fine_outside", "pick_months", "single_charge",
            "term_edit"]
 
 
@@ -72,35 +72,44 @@ def fine_edit(judgment: Judgment, yuan: int) -> SpanEdit:
     return SpanEdit(start=span.start, end=span.end, old=span.text, new=format_yuan_cn(yuan, span.text))
 
 
+#: how far outside the range a new fine lies, (above: × the maximum, below: × the minimum):
+#: the default, and ``near`` (E6: a proportional fine far above the base's multiple is a
+#: fine no court writes for that amount, so the nearest values outside are used)
+FINE_REACH = {False: ((1.2, 3.0), (0.1, 0.8)), True: ((1.05, 1.5), (0.67, 0.95))}
+
+
 def fine_outside(rng: random.Random, lo: float | None, hi: float | None,
-                 prior: Mapping[int, int] | None = None) -> tuple[int, str]:
+                 prior: Mapping[int, int] | None = None, *, near: bool = False
+                 ) -> tuple[int, str]:
     """A round fine strictly outside [lo, hi] (either bound may be open) and the side: above,
-    1.2–3 × the maximum; below, 0.1–0.8 × the minimum. With a corpus ``prior``
+    1.2–3 × the maximum; below, 0.1–0.8 × the minimum (``near``: 1.05–1.5 × / 0.67–0.95 ×,
+    :data:`FINE_REACH`). With a corpus ``prior``
     (:func:`~buildds.inject_errors.corpus_prior.fine_prior`), the fines the corpus carries in
     that window are drawn by their counts beside the round value (weight 1), so injected
     fines look like the fines courts write."""
+    (up_lo, up_hi), (down_lo, down_hi) = FINE_REACH[near]
     sides = []
     if hi is not None:
         sides.append("above")
-    if lo is not None and nice_amount(lo * 0.8, up=False) >= 1:
+    if lo is not None and nice_amount(lo * down_hi, up=False) >= 1:
         sides.append("below")
     if not sides:
         raise SkipInjection("no_fine_range", "the fine rule states no bound")
     side = rng.choice(sides)
     if side == "above":
         assert hi is not None
-        value = nice_amount(hi * rng.uniform(1.2, 3.0), up=True)
+        value = nice_amount(hi * rng.uniform(up_lo, up_hi), up=True)
         while value <= hi:
             value = nice_amount(value * 1.1 + 1, up=True)
-        window = (hi, hi * 3.0)
+        window = (hi, hi * up_hi)
     else:
         assert lo is not None
-        value = nice_amount(lo * rng.uniform(0.1, 0.8), up=False)
+        value = nice_amount(lo * rng.uniform(down_lo, down_hi), up=False)
         while value >= lo and value > 1:
             value = nice_amount(value * 0.9, up=False)
         if value < 1 or value >= lo:
             raise SkipInjection("no_fine_range", "no positive amount below the minimum")
-        window = (lo * 0.1, lo)
+        window = (lo * down_lo, lo)
     seen = sorted(v for v in (prior or {}) if window[0] < v < window[1] and v != value and v >= 1)
     if seen:
         assert prior is not None

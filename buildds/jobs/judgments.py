@@ -280,10 +280,14 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
     from buildds.jobs.judgments_versions import rows_by_version
 
-    normals = {j.id for j in select_normals(judgments, run.normal_share, run.seed)}
+    normals = {j.id for j in select_normals(judgments, run.normal_share, run.seed, done)}
+    injected = {r.source_id for r in done}
     for j in judgments:
         if not j.judgment.strip():
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset))
+        elif j.id not in injected:  # untouched rows come from the injected rows' judgments
+            run.reject(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
+                                       message="no error type applies: not a normal row"))
     if run.options["profile"] == "jp":
         rows = jp_rows(run, judgments, done, statutes, law_dir)
     elif plan is not None:

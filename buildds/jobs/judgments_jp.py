@@ -179,6 +179,6 @@ def jp_rows(run: JudgmentsRun, judgments: Sequence[Judgment], done: Sequence[Inj
 
     texts = jp_article_texts(law_dir)
     rows = [_row(j, None, texts, run.seed)
-            for j in select_normals(judgments, run.normal_share, run.seed)]
+            for j in select_normals(judgments, run.normal_share, run.seed, done)]
     rows += [_row(rec.original, rec, texts, run.seed) for rec in done]
     return sorted(rows, key=lambda r: r.id)

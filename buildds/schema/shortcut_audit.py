@@ -87,6 +87,17 @@ class ClassifierFigures:
     ci_high: float = 0.5
     folds: tuple[float, ...] = ()
     note: str = ""
+    #: which detector: ``tfidf_logreg`` (the text classifier) or ``numeric_boosting`` (the
+    #: held-out second detector, :mod:`buildds.validate.shortcut_numeric`)
+    detector: str = "tfidf_logreg"
+
+    @property
+    def spread(self) -> float:
+        """The standard deviation of the folds' balanced accuracies (0 without folds)."""
+        if len(self.folds) < 2:
+            return 0.0
+        mean = sum(self.folds) / len(self.folds)
+        return round((sum((f - mean) ** 2 for f in self.folds) / (len(self.folds) - 1)) ** 0.5, 4)
 
     @property
     def lift(self) -> float:
@@ -94,11 +105,12 @@ class ClassifierFigures:
         return round(self.balanced_accuracy - 0.5, 4) if self.scored else 0.0
 
     def as_json(self) -> dict[str, Any]:
-        return {**asdict(self), "folds": list(self.folds), "lift": self.lift}
+        return {**asdict(self), "folds": list(self.folds), "lift": self.lift,
+                "spread": self.spread}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClassifierFigures:
-        values: dict[str, Any] = {k: v for k, v in data.items() if k != "lift"}
+        values: dict[str, Any] = {k: v for k, v in data.items() if k not in ("lift", "spread")}
         values["folds"] = tuple(values.get("folds", ()))
         return cls(**values)
 

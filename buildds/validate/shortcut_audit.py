@@ -6,11 +6,12 @@ injected = ``label`` 1, untouched = the normal rows, ``label`` 0):
 * the consistency rules of :mod:`buildds.validate.shortcut_rules` — each one's firing rate on
   the injected rows, the untouched rows and the injected rows' own originals, its precision,
   per error type;
-* the text-only classifier of :mod:`buildds.validate.shortcut_classifier` on the judgment
-  part — every injected row vs the normal rows, and each error type vs the normal rows;
-  and, as a diagnostic reported but not judged (task ``E… (twins)``, :data:`TWINS`), each
-  error type vs the untouched rows of the same judgments only — what the injected values
-  give away once which judgments a type applies to is held fixed.
+* two detectors of different families on the judgment part only — the text-only classifier
+  of :mod:`buildds.validate.shortcut_classifier` (char n-gram TF-IDF + logistic regression)
+  and the held-out :mod:`buildds.validate.shortcut_numeric` (gradient-boosted trees on the
+  term, fine, charges …) — every injected row vs the normal rows, and each error type vs the
+  normal rows of its own judgments (the population the untouched rows are drawn from:
+  :func:`~buildds.inject_errors.arbench_rows.matched_normals`).
 
 The verdict (:class:`~buildds.schema.shortcut_audit.ShortcutAudit` ``ok``/``failures``): the
 audit **fails** when
@@ -20,7 +21,7 @@ audit **fails** when
   :data:`RULE_MIN_HITS` (5) injected rows it fires on — a benchmark where a regex finds the
   errors measures pattern-spotting (judged when there are at least
   :data:`RULE_MIN_UNTOUCHED` untouched rows to compare with); or
-* the classifier's balanced accuracy exceeds chance (0.5) by more than
+* a detector's balanced accuracy exceeds chance (0.5) by more than
   :data:`CLASSIFIER_LIFT_MAX` (10 points) and its bootstrap interval lies above chance —
   on a task with at least :data:`~buildds.validate.shortcut_classifier.MIN_CLASS_ROWS` rows
   per class (smaller ones are reported, not judged).
@@ -42,7 +43,9 @@ from buildds.schema.shortcut_audit import (
     ShortcutAudit,
     TypeFiring,
 )
+from buildds.inject_errors.arbench_rows import matched_normals
 from buildds.validate.shortcut_classifier import MIN_CLASS_ROWS, SETTINGS, cross_validate
+from buildds.validate.shortcut_numeric import SETTINGS as NUMERIC_SETTINGS
 from buildds.validate.shortcut_rules import RULES, AuditText, Rule
 
 if TYPE_CHECKING:
@@ -55,7 +58,6 @@ __all__ = [
     "RULE_MIN_HITS",
     "RULE_MIN_UNTOUCHED",
     "THRESHOLDS",
-    "TWINS",
     "audit_rows",
     "charge_articles",
 ]
@@ -126,23 +128,21 @@ def _rule_figures(rule: Rule, rows: Sequence[ArbenchRow],
                        example=example)
 
 
-#: the suffix of a diagnostic task: an error type against the untouched rows *of the same
-#: judgments* only (their twins), so which judgments a type applies to (E6: mostly 盗窃) is
-#: held fixed and what is left is the injected values; reported, not judged
-TWINS = " (twins)"
-
-
 def _classifiers(rows: Sequence[ArbenchRow], seed: int) -> list[ClassifierFigures]:
-    untouched = [r for r in rows if r.label == 0]
+    """Both detectors on every task: ``all`` (every injected row vs every untouched row),
+    then each error type vs the untouched rows of *its own judgments* (the population the
+    build draws them from, :func:`~buildds.inject_errors.arbench_rows.select_normals`), so
+    what is measured is the injected values, not which judgments a type applies to."""
+    from buildds.validate.shortcut_classifier import TfidfLogReg
+    from buildds.validate.shortcut_numeric import NumericBoosting
+
     tasks: list[tuple[str, list[ArbenchRow]]] = [("all", list(rows))]
     for etype in sorted({str(r.error_type) for r in rows if r.label == 1}):
-        tasks.append((etype, [r for r in rows if r.error_type == etype] + untouched))
-    for etype in sorted({str(r.error_type) for r in rows if r.label == 1}):
-        mine = [r for r in rows if r.error_type == etype]
-        sources = {r.source_id for r in mine}
-        tasks.append((etype + TWINS, mine + [r for r in untouched if r.source_id in sources]))
+        tasks.append((etype, [r for r in rows if r.error_type == etype]
+                      + matched_normals(rows, etype)))
     return [cross_validate(task, [r.judgment for r in part], [r.label for r in part],
-                           [r.source_id for r in part], seed=seed) for task, part in tasks]
+                           [r.source_id for r in part], seed=seed, detector=detector)
+            for detector in (TfidfLogReg(), NumericBoosting()) for task, part in tasks]
 
 
 def _failures(rules: Sequence[RuleFigures], classifiers: Sequence[ClassifierFigures]
@@ -158,8 +158,8 @@ def _failures(rules: Sequence[RuleFigures], classifiers: Sequence[ClassifierFigu
                            f"({firing.hits}/{firing.rows}) vs {rule.untouched.rate:.1%} of "
                            f"untouched rows (+{lift * 100:.1f} points)")
     for c in classifiers:
-        if c.scored and c.lift > CLASSIFIER_LIFT_MAX and c.ci_low > 0.5 and not c.task.endswith(TWINS):
-            out.append(f"classifier ({c.task} vs normal) balanced accuracy "
+        if c.scored and c.lift > CLASSIFIER_LIFT_MAX and c.ci_low > 0.5:
+            out.append(f"{c.detector} ({c.task} vs normal) balanced accuracy "
                        f"{c.balanced_accuracy:.1%} vs chance 50% (+{c.lift * 100:.1f} points, "
                        f"95% interval {c.ci_low:.1%}–{c.ci_high:.1%})")
     return out
@@ -177,4 +177,6 @@ def audit_rows(rows: Sequence[ArbenchRow], *, profile: StatuteProfile | None = N
         rows=len(rows), injected=sum(1 for r in rows if r.label == 1),
         untouched=sum(1 for r in rows if r.label == 0), rules=rules, classifiers=classifiers,
         thresholds=dict(THRESHOLDS), failures=tuple(_failures(rules, classifiers)),
-        classifier={**SETTINGS, "seed": seed} if classifier else {})
+        classifier={**SETTINGS, "seed": seed,
+                    "second detector": NUMERIC_SETTINGS["model"] + " on "
+                    + NUMERIC_SETTINGS["features"]} if classifier else {})

@@ -26,7 +26,8 @@ from typing import Any
 
 from buildds.schema.shortcut_audit import ClassifierFigures
 
-__all__ = ["BOOTSTRAP", "FOLDS", "MIN_CLASS_ROWS", "NGRAMS", "SETTINGS", "cross_validate"]
+__all__ = ["BOOTSTRAP", "FOLDS", "MIN_CLASS_ROWS", "NGRAMS", "SETTINGS", "TfidfLogReg",
+           "cross_validate"]
 
 FOLDS = 5
 #: character n-gram lengths of the features
@@ -70,40 +71,67 @@ def _bootstrap(y: Any, pred: Any, seed: int) -> tuple[float, float]:
     return float(low), float(high)
 
 
+class TfidfLogReg:
+    """The text detector: char n-gram TF-IDF + logistic regression (:data:`SETTINGS`)."""
+
+    name = "tfidf_logreg"
+    description = f"{SETTINGS['features']} + {SETTINGS['model']}"
+
+    def features(self, texts: Sequence[str]) -> Any:
+        """The n-gram counts of every text, counted once (each fold keeps those in >= 2 of
+        its training rows and weighs them by its training rows only — the same features as a
+        TF-IDF vectoriser (min_df 2) fitted on the fold, without counting again per fold)."""
+        import numpy as np
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        return CountVectorizer(analyzer="char", ngram_range=NGRAMS, lowercase=False,
+                               dtype=np.float64).fit_transform(list(texts)).tocsr()
+
+    def fit_predict(self, counts: Any, y: Any, train: Any, test: Any, seed: int) -> Any:
+        import numpy as np
+        from sklearn.feature_extraction.text import TfidfTransformer
+        from sklearn.linear_model import LogisticRegression
+
+        keep = np.flatnonzero((counts[train] > 0).sum(axis=0).A1 >= 2)
+        tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[train][:, keep])
+        model = LogisticRegression(C=1.0, solver="liblinear", dual=True,
+                                   class_weight="balanced", max_iter=1000, random_state=seed)
+        model.fit(tfidf.transform(counts[train][:, keep]), y[train])
+        return model.predict(tfidf.transform(counts[test][:, keep]))
+
+
 def cross_validate(task: str, texts: Sequence[str], labels: Sequence[int],
-                   groups: Sequence[str], *, seed: int = 0) -> ClassifierFigures:
-    """The classifier's cross-validated figures on ``texts`` (``labels`` 1 injected, 0
-    untouched; ``groups`` the source judgment of each row)."""
+                   groups: Sequence[str], *, seed: int = 0, detector: Any = None
+                   ) -> ClassifierFigures:
+    """The ``detector``'s cross-validated figures on ``texts`` (``labels`` 1 injected, 0
+    untouched; ``groups`` the source judgment of each row). ``detector`` has ``name``,
+    ``features(texts)`` and ``fit_predict(features, y, train, test, seed)``; default
+    :class:`TfidfLogReg` (another: :class:`~buildds.validate.shortcut_numeric.NumericBoosting`)."""
     import numpy as np
 
+    detector = detector or TfidfLogReg()
     y = np.asarray(labels, dtype=int)
     positives, negatives = int(y.sum()), int(len(y) - y.sum())
     if min(positives, negatives) < MIN_CLASS_ROWS or len(set(groups)) < FOLDS:
         return ClassifierFigures(task=task, positives=positives, negatives=negatives,
-                                 scored=False, note=f"fewer than {MIN_CLASS_ROWS} rows in a "
-                                 "class: not scored")
-    pred, folds = _out_of_fold(list(texts), y, list(groups), seed)
+                                 scored=False, detector=detector.name,
+                                 note=f"fewer than {MIN_CLASS_ROWS} rows in a class: not scored")
+    pred, folds = _out_of_fold(detector, list(texts), y, list(groups), seed)
     low, high = _bootstrap(y, pred, seed)
     return ClassifierFigures(
         task=task, positives=positives, negatives=negatives, scored=True,
         accuracy=_round((pred == y).mean()), chance=_round(max(positives, negatives) / len(y)),
         balanced_accuracy=_round(_balanced(y, pred)), ci_low=_round(low), ci_high=_round(high),
-        folds=tuple(_round(f) for f in folds))
+        folds=tuple(_round(f) for f in folds), detector=detector.name)
 
 
-def _out_of_fold(texts: list[str], y: Any, groups: list[str], seed: int
+def _out_of_fold(detector: Any, texts: list[str], y: Any, groups: list[str], seed: int
                  ) -> tuple[Any, list[float]]:
     """Out-of-fold predictions for every row, and each fold's balanced accuracy."""
     import numpy as np
-    from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
-    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
 
-    # n-grams are counted once; each fold keeps those in >= 2 of its training rows and
-    # weighs them by its training rows only — the same features as a TF-IDF vectoriser
-    # (min_df 2) fitted on the fold, without counting the texts again for every fold
-    counts = CountVectorizer(analyzer="char", ngram_range=NGRAMS, lowercase=False,
-                             dtype=np.float64).fit_transform(texts).tocsr()
+    features = detector.features(texts)
     pred = np.zeros(len(y), dtype=int)
     folds: list[float] = []
     split = StratifiedGroupKFold(n_splits=FOLDS, shuffle=True, random_state=seed)
@@ -111,13 +139,7 @@ def _out_of_fold(texts: list[str], y: Any, groups: list[str], seed: int
         if len(set(y[train])) < 2:  # a fold with one class: predict it
             pred[test] = int(y[train][0])
         else:
-            keep = np.flatnonzero((counts[train] > 0).sum(axis=0).A1 >= 2)
-            tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[train][:, keep])
-            model = LogisticRegression(C=1.0, solver="liblinear", dual=True,
-                                       class_weight="balanced", max_iter=1000,
-                                       random_state=seed)
-            model.fit(tfidf.transform(counts[train][:, keep]), y[train])
-            pred[test] = model.predict(tfidf.transform(counts[test][:, keep]))
+            pred[test] = detector.fit_predict(features, y, train, test, seed)
         test_y = y[test]
         folds.append(_balanced(test_y, pred[test]) if len(set(test_y)) == 2
                      else float((pred[test] == test_y).mean()))

@@ -30,7 +30,7 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
         lines += [(f"Fewer than {t['rule_min_untouched']:.0f} untouched rows: the rules' "
                    "figures are reported, not judged (nothing to compare them with)."), ""]
     lines += [("| detector | fires on injected | fires on untouched | fires on originals "
-               "| precision | accuracy vs chance | balanced accuracy (95% CI) |"),
+               "| precision | accuracy vs chance | balanced accuracy ± fold s.d. (95% CI) |"),
               "|---|---:|---:|---:|---:|---:|---:|"]
     for r in audit.rules:
         precision = "—" if r.precision is None else _pct(r.precision)
@@ -38,17 +38,16 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
                      f"{r.injected.rows}) | {_pct(r.untouched.rate)} ({r.untouched.hits}/"
                      f"{r.untouched.rows}) | {_pct(r.originals.rate)} | {precision} | — | — |")
     for c in audit.classifiers:
-        name = (f"classifier, {c.task.split()[0]} vs its judgments' untouched rows (not judged)"
-                if c.task.endswith(" (twins)") else
-                f"classifier, {'every error' if c.task == 'all' else c.task} vs normal")
+        who = "classifier" if c.detector == "tfidf_logreg" else c.detector.replace("_", " ")
+        name = f"{who}, {'every error' if c.task == 'all' else c.task} vs normal"
         if not c.scored:
             lines.append(f"| {name} ({c.positives}/{c.negatives} rows) | — | — | — | — | "
                          f"{c.note} | — |")
             continue
         lines.append(f"| {name} ({c.positives}/{c.negatives} rows) | — | — | — | — | "
                      f"{_pct(c.accuracy)} vs {_pct(c.chance)} | {_pct(c.balanced_accuracy)} "
-                     f"({_pct(c.ci_low)}–{_pct(c.ci_high)}; folds "
-                     f"{min(c.folds):.0%}–{max(c.folds):.0%}) |")
+                     f"± {c.spread * 100:.1f} vs chance 50% ({_pct(c.ci_low)}–"
+                     f"{_pct(c.ci_high)}; folds {min(c.folds):.0%}–{max(c.folds):.0%}) |")
     types = sorted({k for r in audit.rules for k in r.by_type})
     if types:
         lines += ["", "Rules per error type (rows the rule fires on / rows of the type):", "",
@@ -61,7 +60,10 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
     if audit.classifier:
         lines += ["", "Classifier: " + "; ".join(f"{k}: {v}" for k, v in audit.classifier.items())
                   + ". Accuracy is next to the majority-class rate; balanced accuracy (mean "
-                  "recall of the two classes) has chance 50% whatever the class mix."]
+                  "recall of the two classes) has chance 50% whatever the class mix; ± is the "
+                  "standard deviation over the folds. An error type is compared with the "
+                  "untouched rows of its own judgments (the rows are drawn from that "
+                  "population), so which judgments a type applies to is not what is measured."]
     if audit.failures:
         lines += ["", "Failing detectors:", ""] + [f"- {f}" for f in audit.failures]
     examples = [f"- `{r.name}`: {r.example}" for r in audit.rules if r.example]

@@ -12,6 +12,7 @@ from buildds.inject_errors.arbench_rows import (
     arbench_rows,
     injected_row,
     normal_row,
+    matched_normals,
     select_normals,
     task_rows,
 )
@@ -91,7 +92,8 @@ def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
     assert len(tasks["classification"]) == len(tasks["correction"]) == 3
     assert len(tasks["detection"]) == len(rows)
     normals = [r for r in rows if r.label == 0]
-    assert 0 < len(normals) < 6
+    assert 0 < len(normals) <= 3  # only the injected judgments (j0, j1, j2) can be normal rows
+    assert {r.source_id for r in normals} <= {"j0", "j1", "j2"}
     # the draw is per id: order does not matter, and it is the same again
     judgments = [theft(rid=f"j{i}") for i in range(6)]
     assert [j.id for j in select_normals(judgments, 0.5, 0)] == \
@@ -173,3 +175,28 @@ def test_as_dict_follows_the_export_features(rows: list[ArbenchRow]) -> None:
     assert list(COLUMNS) == features
     assert all(list(r.as_dict()) == features for r in rows)
     assert [f.name for f in dataclasses.fields(ArbenchRow)] == features
+
+
+def test_normals_come_from_the_injected_rows_judgments() -> None:
+    """Untouched rows are drawn from the injected rows' population (issue 13): a judgment no
+    error applies to is never one, and one with k versions is kept with probability
+    min(1, share·k) — so with share 0.5 every judgment with two versions is kept."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    judgments = [theft(rid=f"j{i:03d}") for i in range(400)]
+    versions = [SimpleNamespace(source_id=f"j{i:03d}") for i in range(100, 400)]
+    versions += [SimpleNamespace(source_id=f"j{i:03d}") for i in range(300, 400)]
+    kept = Counter(int(j.id[1:]) // 100 for j in select_normals(judgments, 0.5, 0, versions))
+    assert kept[0] == 0  # no injection: never a normal row
+    assert 30 < kept[1] < 70 and 30 < kept[2] < 70  # one version: about half
+    assert kept[3] == 100  # two versions: share·2 = 1
+    again = select_normals(list(reversed(judgments)), 0.5, 0, list(reversed(versions)))
+    assert sorted(j.id for j in again) == [j.id for j in select_normals(judgments, 0.5, 0, versions)]
+
+
+def test_matched_normals_are_the_untouched_rows_of_the_types_judgments(
+        rows: list[ArbenchRow]) -> None:
+    e4 = matched_normals(rows, "E4")
+    assert all(r.label == 0 and r.source_id == "j1" for r in e4)
+    assert matched_normals(rows, "E6") == []

@@ -83,3 +83,29 @@ def test_strict_exits_1_on_a_failing_audit(tmp_path: Path, monkeypatch: pytest.M
     assert ("SHORTCUT AUDIT FAILED (1 detector(s)" in plain.output) is (not ok)
     CliRunner().invoke(judgments, [*args, "--no-audit"])
     assert seen["audit"] is False
+
+
+def test_real_build_reports_each_types_figures_for_both_detectors(tmp_path: Path) -> None:
+    """The real JuDGE + LeCaRD + Caseformer build (seed 0): every error type's balanced
+    accuracy next to chance, for the text classifier and the held-out numeric detector, each
+    type against the untouched rows of its own judgments; E1's charge names no longer give it
+    away to the text classifier (issue 13: it was 69%)."""
+    shared = shared_path("realdata", "judgments")
+    out = tmp_path / "real"
+    inputs = [shared / "lecard-candidates-subset" / "candidates.jsonl",
+              shared / "caseformer-demo" / "legal_documents.jsonl"]
+    args = [a for a in _args(shared, out) if a not in ("--limit", "40")]
+    result = CliRunner().invoke(judgments, [args[0], *map(str, inputs), *args[1:]])
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text("utf-8"))
+    figures = {(c["detector"], c["task"]): c for c in report["shortcut_audit"]["classifiers"]}
+    types = {t for t, n in report["injections"].items() if n["succeeded"]}
+    for detector in ("tfidf_logreg", "numeric_boosting"):
+        assert {t for d, t in figures if d == detector} == types | {"all"}
+        for etype in ("E1", "E4"):
+            c = figures[(detector, etype)]
+            assert c["scored"] and 0 <= c["balanced_accuracy"] <= 1 and len(c["folds"]) == 5
+            assert c["spread"] >= 0 and c["ci_low"] <= c["balanced_accuracy"] <= c["ci_high"]
+    assert figures[("tfidf_logreg", "E1")]["balanced_accuracy"] < 0.6
+    md = (out / "report.md").read_text("utf-8")
+    assert "| numeric boosting, E4 vs normal (" in md and "vs chance 50%" in md

@@ -3,6 +3,7 @@ section, the JSON round trip."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from buildds.schema.arbench import ArbenchRow
@@ -80,7 +81,7 @@ def test_the_classifier_finds_a_surface_mark_and_the_report_says_so() -> None:
     audit = audit_rows(_rows(consistent=False, marker="（已缴纳）"), seed=0)
     overall = next(c for c in audit.classifiers if c.task == "all")
     assert overall.scored and overall.balanced_accuracy > 0.9
-    assert any(f.startswith("classifier (all vs normal)") for f in audit.failures)
+    assert any(f.startswith("tfidf_logreg (all vs normal)") for f in audit.failures)
     md = shortcut_markdown(audit)
     assert md.startswith("## Shortcut audit") and "FAILED" in md
     assert "| rule `date_span_vs_term` | 100.0% (90/90) | 0.0% (0/90) |" in md
@@ -104,16 +105,47 @@ def test_rules_are_not_judged_without_untouched_rows() -> None:
     assert empty.ok and empty.rows == 0 and not empty.classifiers[0].scored
 
 
-def test_the_twins_diagnostic_is_reported_not_judged() -> None:
-    """Each type against the untouched rows of its own judgments: scored and in the report,
-    never a failure (the marker gives these away, and only the judged tasks fail)."""
-    from buildds.validate.shortcut_audit import TWINS
+def test_an_error_type_is_compared_with_its_own_judgments_untouched_rows() -> None:
+    """Untouched rows of judgments a type never touched are not that type's comparison: a
+    type applied to 盗窃 only is not "detected" by the charge name of the other rows."""
+    rows = _rows(consistent=True)
+    others = [dataclasses.replace(r, id=f"x{i:03d}-none", source_id=f"x{i:03d}",
+                                  judgment=r.judgment.replace("盗窃", "诈骗"))
+              for i, r in enumerate(rows) if r.label == 0]
+    audit = audit_rows(rows + others, seed=0)
+    e3 = next(c for c in audit.classifiers if c.task == "E3" and c.detector == "tfidf_logreg")
+    assert (e3.positives, e3.negatives) == (90, 90)
 
-    audit = audit_rows(_rows(consistent=False, marker="（已缴纳）"), seed=0)
-    twins = next(c for c in audit.classifiers if c.task == "E3" + TWINS)
-    assert twins.scored and (twins.positives, twins.negatives) == (90, 90)
-    assert twins.balanced_accuracy > 0.9
-    assert not any(TWINS in f for f in audit.failures)
-    assert any(f.startswith("classifier (E3 vs normal)") for f in audit.failures)
-    assert "classifier, E3 vs its judgments' untouched rows (not judged) (90/90 rows)" in \
-        shortcut_markdown(audit)
+
+def test_the_second_detector_sees_values_the_text_classifier_is_not_tuned_to() -> None:
+    """The held-out numeric detector is scored on every task and fails the audit on its own
+    when the injected terms are far from the untouched ones."""
+    rows = []
+    rng = random.Random(1)
+    for i in range(80):
+        years = 1 + i % 3
+        original = _judgment(years, rng, stale=False)
+        rows.append(_row(i, original, original))
+        rows.append(_row(i, _judgment(years + 6, rng, stale=False), original, "E3"))
+    audit = audit_rows(rows, seed=0)
+    numeric = next(c for c in audit.classifiers if c.task == "E3"
+                   and c.detector == "numeric_boosting")
+    assert numeric.scored and numeric.balanced_accuracy > 0.9 and numeric.spread >= 0
+    assert any(f.startswith("numeric_boosting (E3 vs normal)") for f in audit.failures)
+    assert "numeric boosting, E3 vs normal (80/80 rows)" in shortcut_markdown(audit)
+
+
+def test_injections_from_the_untouched_rows_distribution_pass_both_detectors() -> None:
+    """The audit can pass: when the injected terms are drawn like the untouched ones (no
+    cue), both detectors stay near chance and nothing fails."""
+    rng = random.Random(3)
+    rows = []
+    for i in range(120):
+        original = _judgment(1 + rng.randrange(5), rng, stale=False)
+        rows.append(_row(i, original, original))
+        rows.append(_row(i, _judgment(1 + rng.randrange(5), rng, stale=False), original, "E3"))
+    audit = audit_rows(rows, seed=0)
+    scored = [c for c in audit.classifiers if c.scored]
+    assert {c.detector for c in scored} == {"tfidf_logreg", "numeric_boosting"}
+    assert all(abs(c.balanced_accuracy - 0.5) < 0.1 for c in scored), scored
+    assert audit.ok, audit.failures

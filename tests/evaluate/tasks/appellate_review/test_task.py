@@ -320,7 +320,8 @@ def _synthetic_rows() -> list[ArbenchRow]:
 
 @pytest.fixture(scope="module")
 def synthetic_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """12 judgments (all kept as normal rows) and 10 injections, one of each error type."""
+    """12 judgments and 10 injections, one of each error type; the 10 injected judgments
+    are all kept as normal rows (j6 and j7 carry no injection: never a normal row)."""
     from buildds.export.arbench import export_arbench
 
     out = tmp_path_factory.mktemp("arbench") / "export"
@@ -330,7 +331,7 @@ def synthetic_export(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_items_of_each_subtask(synthetic_export: Path) -> None:
     rows, fp = load_rows(synthetic_export, "detection")
-    assert len(rows) == 22 and fp["kind"] == "export" and len(fp["test_sha256"]) == 64
+    assert len(rows) == 20 and fp["kind"] == "export" and len(fp["test_sha256"]) == 64
     det, _ = build_items(rows, parse_variant("detection"))
     assert sum(it["gold"] for it in det) == 10 and {it["answer"] for it in det} == {"是", "否"}
     assert det[0]["input"] == rows[0]["input_s4"]
@@ -358,8 +359,8 @@ def test_run_eval_detection_end_to_end(synthetic_export: Path, tmp_path: Path) -
     oracle = metrics["oracle"]
     for key in ("accuracy", "macro_precision", "macro_recall", "macro_f1", "if_rate"):
         assert oracle[key] == 1.0, key
-    assert oracle["confusion_matrix"]["matrix"] == [[10, 0, 0], [0, 12, 0]]
-    assert oracle["task"] == "appellate-review:detection:s4" and oracle["n"] == 22
+    assert oracle["confusion_matrix"]["matrix"] == [[10, 0, 0], [0, 10, 0]]
+    assert oracle["task"] == "appellate-review:detection:s4" and oracle["n"] == 20
     majority = metrics["majority"]
     assert majority["if_rate"] == 1.0 and majority["backend"]["cross_fit"]["group"] == "source_id"
     assert set(majority["ci"]) >= {"accuracy", "macro_f1", "if_rate"}
@@ -367,9 +368,9 @@ def test_run_eval_detection_end_to_end(synthetic_export: Path, tmp_path: Path) -
     run_dir = tmp_path / "a" / "tfidf" / "0shot"
     assert (run_dir / "confusion.png").read_bytes().startswith(b"\x89PNG")
     samples = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
-    assert len(samples) == 22 and {s["raw_output"] for s in samples} <= {"是", "否"}
+    assert len(samples) == 20 and {s["raw_output"] for s in samples} <= {"是", "否"}
     md = report.leaderboard_md.read_text("utf-8")
-    assert "## Error Detection (Table 3 layout)" in md and "| oracle | 22 | 100.00 |" in md
+    assert "## Error Detection (Table 3 layout)" in md and "| oracle | 20 | 100.00 |" in md
     assert "S4 (case facts + anomalous reasoning + anomalous judgment)" in md
     manifest = json.loads(report.manifest.read_text("utf-8"))
     assert list(manifest["templates"]) == ["appellate_review_detection.md.j2"]
@@ -510,7 +511,8 @@ def test_real_judge_export(judge_export: Path, tmp_path: Path, subtask: str) -> 
     by_model = {r.model: r.metrics for r in full.runs}
     assert by_model["oracle"]["macro_f1"] == 1.0 and by_model["oracle"]["accuracy"] == 1.0
     assert all(m["if_rate"] == 1.0 for m in by_model.values())
-    assert by_model["majority"]["n"] > 400  # E3 only without sentencing factors (issue 13)
+    # E3 only without sentencing factors; E1's charges balanced over the corpus (issue 13)
+    assert by_model["majority"]["n"] > 350
     if subtask == "correction":
         assert set(by_model["oracle"]["per_target"]) == {"charge", "prison_term", "fine"}
         assert by_model["oracle"]["per_target"]["prison_term"]["impscore"] == 1.0
