@@ -59,7 +59,8 @@ class CorpusSummary:
     """Counts and capped donors of a corpus (see the module docstring)."""
 
     seed: int = 0
-    terms: dict[str, Counter[int]] = field(default_factory=dict)
+    #: (sentence kind, single charge or None for all) → term months counted
+    terms: dict[tuple[str, str | None], Counter[int]] = field(default_factory=dict)
     fines: Counter[int] = field(default_factory=Counter)
     single_charges: Counter[str] = field(default_factory=Counter)
     #: group → [(rank hash, judgment)], at most DONORS_PER_GROUP, smallest ranks kept
@@ -67,16 +68,27 @@ class CorpusSummary:
     judgments: int = 0
     #: donors left out by the cap (0: the pool is the corpus's, as a whole-corpus run has it)
     donors_dropped: int = 0
+    #: one compact record per single-charge judgment — [id, charge, sentence kind, months,
+    #: probation months, factor kinds] — what E1's corpus-wide charge plan
+    #: (:func:`~buildds.inject_errors.charge_balance.planned_target`) reads of each: the one
+    #: part of the summary that grows with the corpus (about 100 bytes a judgment)
+    singles: list[list[Any]] = field(default_factory=list)
 
     def add(self, j: Judgment) -> None:
         """Count one judgment of the corpus (in any order: the result does not depend on it)."""
         self.judgments += 1
-        if j.sentence.months is not None:
-            self.terms.setdefault(j.sentence.kind, Counter())[j.sentence.months] += 1
+        if j.sentence.months is not None:  # keyed as corpus_prior.term_prior reads them
+            self.terms.setdefault((j.sentence.kind, None), Counter())[j.sentence.months] += 1
+            if len(set(j.charges)) == 1:
+                key = (j.sentence.kind, j.charges[0])
+                self.terms.setdefault(key, Counter())[j.sentence.months] += 1
         if j.sentence.fine_yuan:
             self.fines[j.sentence.fine_yuan] += 1
         if len(set(j.charges)) == 1:
             self.single_charges[j.charges[0]] += 1
+            self.singles.append([j.id, j.charges[0], j.sentence.kind, j.sentence.months,
+                                 j.sentence.probation_months,
+                                 sorted({str(f.kind) for f in j.factors})])
         if len(j.charges) == 1 and j.sentence.months is not None:
             self._add_donor(sha256_bytes(f"{self.seed}:donor:{j.id}".encode()), slim_donor(j))
 
@@ -96,6 +108,7 @@ class CorpusSummary:
             self.terms.setdefault(kind, Counter()).update(counts)
         self.fines.update(other.fines)
         self.single_charges.update(other.single_charges)
+        self.singles.extend(other.singles)
         for group in other.donors.values():
             for rank, j in group:
                 self._add_donor(rank, j)
@@ -103,7 +116,7 @@ class CorpusSummary:
     def context(self, profile: StatuteProfile) -> InjectionContext:
         """The injection context of the summarised corpus (see the module docstring)."""
         ctx = InjectionContext(profile=profile,  # a stand-in: iterated, never indexed
-                               corpus=cast(Any, _SingleChargeStubs(self.single_charges)))
+                               corpus=cast(Any, _SingleChargeStubs(self.singles)))
         ctx._memo[("prior", "terms")] = {k: Counter(v) for k, v in self.terms.items()}
         ctx._memo[("prior", "fines")] = Counter(self.fines)
         by_charge: dict[str, list[Judgment]] = {}
@@ -116,8 +129,10 @@ class CorpusSummary:
     def to_json(self) -> str:
         return json.dumps({
             "seed": self.seed, "judgments": self.judgments,
-            "terms": {k: _pairs(v) for k, v in sorted(self.terms.items())},
+            "terms": [[kind, charge, _pairs(v)] for (kind, charge), v
+                      in sorted(self.terms.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))],
             "fines": _pairs(self.fines), "single_charges": dict(sorted(self.single_charges.items())),
+            "singles": sorted(self.singles, key=lambda r: (r[0], r[1])),
             "donors": [[rank, j.model_dump(mode="json")] for _, group in sorted(self.donors.items())
                        for rank, j in sorted(group, key=lambda x: (x[0], x[1].id))],
         }, ensure_ascii=False, sort_keys=True)
@@ -126,9 +141,11 @@ class CorpusSummary:
     def from_json(cls, text: str) -> CorpusSummary:
         data = json.loads(text)
         out = cls(seed=data["seed"], judgments=data["judgments"],
-                  terms={k: Counter({int(m): n for m, n in v}) for k, v in data["terms"].items()},
+                  terms={(kind, charge): Counter({int(m): n for m, n in v})
+                         for kind, charge, v in data["terms"]},
                   fines=Counter({int(m): n for m, n in data["fines"]}),
-                  single_charges=Counter(data["single_charges"]))
+                  single_charges=Counter(data["single_charges"]),
+                  singles=[list(r) for r in data.get("singles", [])])
         for rank, raw in data["donors"]:
             out._add_donor(rank, Judgment.model_validate(raw))
         return out
@@ -139,21 +156,24 @@ def _pairs(counts: Counter[int]) -> list[list[int]]:
 
 
 class _SingleChargeStubs:
-    """``ctx.corpus`` of a summary: one stub (``.charges``) per single-charge judgment — what
-    the E1 target balancing (:func:`~buildds.inject_errors.corpus_prior.charge_weights`)
-    counts; the other priors and the donors are set on the context already."""
+    """``ctx.corpus`` of a summary: one stub per single-charge judgment with what the E1
+    charge plan and the priors read of it — ``id``, ``charges``, ``sentence`` (kind, months,
+    probation months) and ``factors`` (kinds); the other priors and the donors are set on the
+    context already. Sorted by id: the plan does not depend on the order either way."""
 
-    def __init__(self, counts: Counter[str]) -> None:
-        self._counts = counts
+    def __init__(self, singles: list[list[Any]]) -> None:
+        self._singles = sorted(singles, key=lambda r: (r[0], r[1]))
 
     def __iter__(self) -> Iterator[Any]:
-        for charge, n in sorted(self._counts.items()):
-            stub = SimpleNamespace(charges=(charge,))
-            for _ in range(n):
-                yield stub
+        for jid, charge, kind, months, probation, kinds in self._singles:
+            yield SimpleNamespace(
+                id=jid, charges=(charge,),
+                sentence=SimpleNamespace(kind=kind, months=months, probation_months=probation,
+                                         fine_yuan=None),
+                factors=[SimpleNamespace(kind=k) for k in kinds])
 
     def __len__(self) -> int:
-        return sum(self._counts.values())
+        return len(self._singles)
 
     def __getitem__(self, i: int) -> Any:
         raise TypeError("a summarised corpus is only iterated")

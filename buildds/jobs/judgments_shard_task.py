@@ -143,8 +143,7 @@ def build_shard(task: ShardTask) -> ShardResult:
     rejects = {
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,
                                 error_type=s.error_type).kwargs() for s in skips],
-        "normal": [NormalRowReject(id=j.id, dataset=j.dataset).kwargs()
-                   for j in judgments if not j.judgment.strip()],
+        "normal": _normal_rejects(judgments, {d.source_id for d in done}),
         "roundtrip": {r.id: check_edits(r, by_id[r.id]) for r in rows if r.label == 1},
         "succeeded": dict(Counter(d.error_type for d in done)),
         "skipped": {e: dict(Counter(s.reason for s in skips if s.error_type == e))
@@ -203,3 +202,18 @@ def read_rows(folder: str | Path) -> Any:
             except EOFError:
                 return
             yield row
+
+
+def _normal_rejects(judgments: list[Any], injected: set[str]) -> list[dict[str, Any]]:
+    """As the whole-corpus run's rows step: a judgment without a judgment part cannot be a
+    normal row; one no error was injected into is none either (untouched rows come from the
+    injected rows' judgments: ``no_injection``)."""
+    out = []
+    for j in judgments:
+        if not j.judgment.strip():
+            out.append(NormalRowReject(id=j.id, dataset=j.dataset).kwargs())
+        elif j.id not in injected:
+            out.append(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
+                                       message="no error type applies: not a normal row"
+                                       ).kwargs())
+    return out
