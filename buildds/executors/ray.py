@@ -27,7 +27,7 @@ from typing import Any, Self, TypeVar
 
 from buildds.errors import BuildError, MissingDependency
 
-__all__ = ["MAX_RETRIES", "RayExecutor", "import_ray"]
+__all__ = ["MAX_RETRIES", "RayExecutor", "import_ray", "ray_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -135,3 +135,10 @@ class RayExecutor:
 
 
 _END: Any = object()
+
+
+def ray_map(workers: int = 1) -> Callable[[Callable[[Any], Any], Iterable[Any]], Iterator[Any]]:
+    """A ``map_fn(fn, items)`` on a local Ray instance of ``workers`` CPUs (the seam of
+    :func:`buildds.jobs.judgments.build_judgments`; ``benchmarks/bench_judgments_scale.py
+    --map-fn buildds.executors.ray:ray_map``). The instance lives until the process ends."""
+    return RayExecutor(jobs=workers).map
