@@ -297,10 +297,13 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
     and the rest is checked again; (the rows kept, whether they passed). ``roundtrip``: the
     edit checks a sharded run made beside its records (``done`` None)."""
     from buildds.validate.arbench import validate_arbench
+    from buildds.validate.arbench_stream import validate_arbench_stream
 
     report = run.report
     how = {"profile": statutes, "injected": done, "versions": versions, "roundtrip": roundtrip}
-    validation = validate_arbench(rows, **how)
+    # a sharded run's rows are a stream (MergedRows): validated chunk by chunk
+    validate = validate_arbench if isinstance(rows, list) else validate_arbench_stream
+    validation = validate(rows, **how)
     failing = None if validation.ok else validation.failing_rows()
     if failing:
         for row in rows:
@@ -308,9 +311,10 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
                 check, message = failing[row.id]
                 run.reject(ValidationReject(reason=check, message=message, id=row.id,
                                             source_id=row.source_id, dataset=row.dataset))
-        rows = [r for r in rows if r.id not in failing]
+        rows = (rows.without(set(failing)) if hasattr(rows, "without")
+                else [r for r in rows if r.id not in failing])
         report.dropped = len(failing)
-        validation = validate_arbench(rows, **how)
+        validation = validate(rows, **how)
     report.validation = json.loads(validation.to_json())
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))
