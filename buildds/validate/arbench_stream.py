@@ -57,16 +57,17 @@ class _Stubs:
                 yield stub
 
 
-def validate_arbench_stream(rows: Iterable[ArbenchRow], *, chunk: int = VALIDATE_CHUNK,
+def validate_arbench_stream(rows: Iterable[ArbenchRow], *, chunk: int | None = None,
                             **how: Any) -> ArbenchValidation:
     """:func:`~buildds.validate.arbench.validate_arbench` (``how``: its keyword arguments)
-    of ``rows`` given in id order, ``chunk`` rows at a time (see the module docstring)."""
+    of ``rows`` given in id order, ``chunk`` rows at a time (default
+    :data:`VALIDATE_CHUNK`; see the module docstring)."""
     schema: dict[tuple[str, str], tuple[set[str], str]] = {}
     semantic: dict[tuple[str, str], tuple[list[str], str]] = {}
     checked: Counter[str] = Counter()
     keys: Counter[tuple[Any, ...]] = Counter()
     last: str | None = None
-    for part in _chunks(rows, chunk):
+    for part in _chunks(rows, chunk or VALIDATE_CHUNK):
         if last is not None and part[0].id == last:
             schema.setdefault(_UNIQUE, (set(), "id fails field_uniqueness"))[0].add(last)
         last = part[-1].id
