@@ -103,7 +103,7 @@ def _state_files(split_dir: Path, split: str, split_fp: str, info: Any) -> None:
     """``state.json`` and ``dataset_info.json`` as ``Dataset.save_to_disk`` writes them."""
     from datasets.utils.py_utils import asdict
 
-    state = {"_data_files": [{"filename": ARROW_FILE}], "_fingerprint": split_fp,
+    state: dict[str, Any] = {"_data_files": [{"filename": ARROW_FILE}], "_fingerprint": split_fp,
              "_format_columns": None, "_format_kwargs": {}, "_format_type": None,
              "_output_all_columns": False, "_split": split}
     with open(split_dir / "state.json", "w", encoding="utf-8") as fh:

@@ -165,6 +165,7 @@ def build_judgments(
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
         done = roundtrip = None
+        rows: Any  # a list, or a sharded run's stream (MergedRows: read again per step)
         if sharded:  # survey, shards, merge: no step holds the corpus (.judgments_sharded)
             statutes, judgments, rows, roundtrip = sharding.sharded_rows(
                 run, probed, law_dir=law_dir, confusable=confusable, shard_bytes=shard_bytes,
@@ -290,12 +291,14 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     return rows
 
 
-def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
+def _validate(run: JudgmentsRun, rows: Any, statutes: Any,
               done: list[InjectedJudgment] | None, versions: dict[str, Any] | None = None,
-              roundtrip: dict[str, str | None] | None = None) -> tuple[list[ArbenchRow], bool]:
+              roundtrip: dict[str, str | None] | None = None) -> tuple[Any, bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
     and the rest is checked again; (the rows kept, whether they passed). ``roundtrip``: the
-    edit checks a sharded run made beside its records (``done`` None)."""
+    edit checks a sharded run made beside its records (``done`` None). ``rows``: a list, or
+    a sharded run's stream (validated chunk by chunk, :mod:`buildds.validate.arbench_stream`;
+    the failing rows left out by id)."""
     from buildds.validate.arbench import validate_arbench
     from buildds.validate.arbench_stream import validate_arbench_stream
 
