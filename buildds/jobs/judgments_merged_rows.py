@@ -18,12 +18,24 @@ import heapq
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from buildds.errors import BuildError
 from buildds.jobs.judgments_shard_task import read_rows
 
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
 
 __all__ = ["MergedRows"]
+
+
+def _in_order(folder: str) -> Iterator[ArbenchRow]:
+    """A shard's rows, checked to be in id order (what the merge relies on)."""
+    last: str | None = None
+    for row in read_rows(folder):
+        if last is not None and row.id < last:
+            raise BuildError(f"rows out of id order ({row.id} after {last}): the shard's "
+                             "files were changed", source=folder)
+        last = row.id
+        yield row
 
 
 class MergedRows:
@@ -36,7 +48,7 @@ class MergedRows:
         self._len: int | None = None if excluded else sum(self.counts)
 
     def __iter__(self) -> Iterator[ArbenchRow]:
-        merged = heapq.merge(*(read_rows(f) for f in self.folders), key=lambda r: r.id)
+        merged = heapq.merge(*(_in_order(f) for f in self.folders), key=lambda r: r.id)
         if not self.excluded:
             return iter(merged)
         return (r for r in merged if r.id not in self.excluded)

@@ -29,3 +29,14 @@ def test_rows_in_id_order_read_again_and_left_out_by_id(tmp_path: Path) -> None:
     assert [r.id for r in fewer] == ["b2", "d4", "e5"] and len(fewer) == 3
     assert len(rows) == 5  # the rows it was made from are unchanged
     assert not MergedRows([], [])
+
+
+def test_a_shard_out_of_order_is_an_error_naming_it(tmp_path: Path) -> None:
+    import pytest
+
+    from buildds.errors import BuildError
+
+    bad = _shard(tmp_path / "bad", ["b", "a"])
+    with pytest.raises(BuildError, match="out of id order") as err:
+        list(MergedRows([bad], [2]))
+    assert err.value.source == bad
