@@ -61,6 +61,7 @@ from buildds.jobs.judgments_jp import (
     parse_jp,
     read_jp_inputs,
 )
+from buildds.jobs.judgments_rejects_spill import stage_rejects
 from buildds.jobs.judgments_review import apply_review, review_options
 from buildds.pipeline import Rejects, package_code_version, progress_bar
 from buildds.schema.judgments_report import (
@@ -203,7 +204,7 @@ def build_judgments(
             audit_step(run, rows, statutes)
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
                      verdicts_path=review_verdicts, lang="ja" if jp else "zh")
-        staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
+        stage_rejects(staging, out, run.rejects)  # a sharded run's: copied from its file
         if exportable and rows:
             bar.update(task, description="exporting")
             _export(run, rows, staging, law_files, inputs)

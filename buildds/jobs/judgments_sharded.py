@@ -45,6 +45,7 @@ from buildds.inject_errors.corpus_summary import CorpusSummary
 from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun
 from buildds.jobs.judgments_merged_rows import MergedRows
+from buildds.jobs.judgments_rejects_spill import SpilledRejects
 from buildds.jobs.judgments_shard_task import (
     ShardResult,
     ShardTask,
@@ -139,6 +140,8 @@ def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
     from buildds.schema.judgments import JudgmentReject
 
     report, found_all = run.report, Survey(summary=CorpusSummary(seed=run.seed))
+    # every reject from here on goes to a file, not memory (.judgments_rejects_spill)
+    run.rejects = SpilledRejects(run.out / SHARDS_DIR / "rejects.jsonl", run.rejects)
     seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
     cases = CaseRegistry()  # case keys -> where the case was first read, across the inputs
     for found in probed:
