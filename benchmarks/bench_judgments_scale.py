@@ -17,7 +17,7 @@ processes), so one scale's peak never hides another's.
 :func:`buildds.jobs.judgments.build_judgments`: ``map_fn(fn, shards)`` → results in input
 order); the default is :func:`buildds.jobs.judgments_sharded.local_map`. ``--whole`` runs
 the whole-corpus path (``shard_bytes=0``) for comparison. "pre-merge" is the time and peak
-RSS when the shards are done (survey + parse/inject/rows), before the merge loads the rows
+RSS when the shards are done (survey + parse/inject/rows), before the merge streams the rows
 for validation, audit and export. Figures on a shared, busy machine
 move by tens of percent from run to run.
 """
@@ -96,7 +96,7 @@ from buildds.jobs.judgments import build_judgments
 a = json.loads(sys.argv[1])
 phase = {}
 merge = judgments_sharded.merge_shards
-def timed_merge(*args, **kw):  # the peak of survey + shards, before the merge loads rows
+def timed_merge(*args, **kw):  # the peak of survey + shards, before the merge streams the rows
     phase["before_merge_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     phase["before_merge_s"] = time.perf_counter() - t
     return merge(*args, **kw)

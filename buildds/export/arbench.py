@@ -17,22 +17,24 @@ the explicit features of :func:`arbench_features`; a row's values are its
 Determinism and atomicity follow :mod:`buildds.export.hf`: rows in id order, split
 fingerprints derived from the caller's ``fingerprint``, the seed and the content, one shard,
 no dates in the card, everything written to a temp folder and swapped in with ``os.replace``.
+The rows are written as a stream (:mod:`buildds.export.arbench_stream`: fixed batches of
+rows, parquet row groups of that many rows), so ``rows`` may be a re-iterable in id order
+(a sharded run's merged rows) that is never held whole.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from buildds import __version__
 from buildds.errors import ExportError
-from buildds.export.arrow_rows import dataset_dict_of_tables, rows_table
+from buildds.export.arbench_stream import streamed_writer
 from buildds.export.common import (
     ExportedDataset,
-    check_unique_ids,
     feature_rows,
     hub_front_matter,
     json_block,
@@ -41,7 +43,7 @@ from buildds.export.common import (
     write_export,
 )
 from buildds.export.sources import card_sources
-from buildds.inject_errors.arbench_rows import TASKS, task_rows
+from buildds.inject_errors.arbench_rows import TASKS
 from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging
 
@@ -117,23 +119,40 @@ def arbench_features() -> Any:
     return datasets.Features(feats)
 
 
-def _counts_table(rows: Sequence[ArbenchRow]) -> list[dict[str, Any]]:
-    out = []
-    for et in ("none", "E1", "E2", "E3", "E4", "E5", "E6"):
-        mine = [r for r in rows if r.error_type == et]
-        if mine:
-            per: Counter[str] = Counter(r.factor for r in mine)
-            out.append({"error_type": et, "factors": [per[f] for f in FACTOR_GROUPS],
-                        "total": len(mine)})
-    return out
+class _Anomalous:
+    """The anomalous rows of a re-iterable ``rows`` (the classification and correction
+    splits), re-read on every iteration."""
+
+    def __init__(self, rows: Iterable[ArbenchRow]) -> None:
+        self._rows = rows
+
+    def __iter__(self) -> Iterator[ArbenchRow]:
+        return (r for r in self._rows if r.label == 1)
 
 
-def _statute_versions(rows: Sequence[ArbenchRow]) -> list[tuple[str, int]]:
-    """The statute versions the injected rows were made under (their rationale's
-    ``statute_version``, a build with ``--law-store``), with their row counts."""
-    found = Counter(str(r.rationale["statute_version"]) for r in rows
-                    if r.rationale.get("statute_version"))
-    return sorted(found.items())
+def _summary(rows: Iterable[ArbenchRow]) -> dict[str, Any]:
+    """One pass over the rows in id order: their number, the anomalous ones, the rows per
+    error type and factor (the card's counts table), the statute versions the injected rows
+    were made under (their rationale's ``statute_version``, a build with ``--law-store``)
+    with their row counts; duplicate ids (adjacent in id order) are an :class:`ExportError`."""
+    per: dict[str, Counter[str]] = {}
+    versions: Counter[str] = Counter()
+    n = anomalous = 0
+    last: str | None = None
+    for r in rows:
+        if r.id == last:
+            raise ExportError(f"duplicate row ids: {r.id}")
+        last, n = r.id, n + 1
+        per.setdefault(r.error_type, Counter())[r.factor] += 1
+        if r.label == 1:
+            anomalous += 1
+            if r.rationale.get("statute_version"):
+                versions[str(r.rationale["statute_version"])] += 1
+    counts = [{"error_type": et, "factors": [per[et][f] for f in FACTOR_GROUPS],
+               "total": sum(per[et].values())}
+              for et in ("none", "E1", "E2", "E3", "E4", "E5", "E6") if et in per]
+    return {"n": n, "anomalous": anomalous, "counts": counts,
+            "statute_versions": sorted(versions.items())}
 
 
 def _review_lines(review: Sequence[dict[str, Any]] | None) -> list[dict[str, str]] | None:
@@ -146,7 +165,7 @@ def _review_lines(review: Sequence[dict[str, Any]] | None) -> list[dict[str, str
             for r in review]
 
 
-def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
+def export_arbench(rows: Iterable[ArbenchRow], *, out: Path, fingerprint: str,
                    provenance: dict[str, Any], seed: int = 0,
                    validation: dict[str, Any] | None = None,
                    staging: OutputStaging | None = None,
@@ -162,18 +181,18 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
     card lists under "Build notes" (e.g. what a statute profile cannot inject);
     ``jurisdiction``: ``cn`` or ``jp`` (the card's language and tags)."""
     out = Path(out)
-    ordered = sorted(rows, key=lambda r: r.id)
-    check_unique_ids((r.id for r in ordered), what="row")
+    # rows in id order, read as a stream (a sharded run's rows are never all held)
+    ordered = sorted(rows, key=lambda r: r.id) if isinstance(rows, Sequence) else rows
+    summary = _summary(ordered)
     features = arbench_features()
-    splits = task_rows(ordered)
-    # Arrow tables in chunks; classification and correction (the same rows) share one
-    anomalous = rows_table(splits["classification"], features, where="split classification: ")
-    dd, split_fps = dataset_dict_of_tables(
-        {"detection": rows_table(ordered, features, where="split detection: "),
-         "classification": anomalous, "correction": anomalous}, features,
-        tag="buildds-arbench", title="AR-Bench", fingerprint=fingerprint, seed=seed,
-        citation=SEED_TITLE)
-    del anomalous
+    anomalous = _Anomalous(ordered)  # classification and correction: the same rows, files
+    split_rows = {"detection": ordered, "classification": anomalous, "correction": anomalous}
+    split_n = {"detection": summary["n"], "classification": summary["anomalous"],
+               "correction": summary["anomalous"]}
+    split_fps: dict[str, str] = {}
+    write = streamed_writer(split_rows, features, split_fps, tag="buildds-arbench",
+                            title="AR-Bench", fingerprint=fingerprint, seed=seed,
+                            citation=SEED_TITLE)
 
     def card(sizes: dict[str, dict[str, int]], data_fp: str) -> str:
         front_matter = hub_front_matter({
@@ -183,13 +202,13 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
             "task_categories": ["text-classification", "text-generation"],
             "tags": ["legal", "japanese-law" if jurisdiction == "jp" else "chinese-law",
                      "criminal-law", "ar-bench", "error-detection"],
-        }, n=len(ordered), splits=TASKS, sizes=sizes, features=features)
+        }, n=summary["n"], splits=TASKS, sizes=sizes, features=features)
         context = {
             "front_matter": front_matter, "data_fingerprint": data_fp,
-            "seed_title": SEED_TITLE, "version": __version__, "n_rows": len(ordered),
-            "splits": [{"name": s, "rows": len(splits[s]), "about": SPLIT_DOCS[s]}
+            "seed_title": SEED_TITLE, "version": __version__, "n_rows": summary["n"],
+            "splits": [{"name": s, "rows": split_n[s], "about": SPLIT_DOCS[s]}
                        for s in TASKS],
-            "factor_names": list(FACTOR_GROUPS), "counts": _counts_table(ordered),
+            "factor_names": list(FACTOR_GROUPS), "counts": summary["counts"],
             "features": feature_rows(features, FIELD_DOCS), "fingerprint": fingerprint,
             "split_fingerprints": [(s, split_fps[s]) for s in TASKS], "seed": seed,
             "code_version": str(provenance.get("code_version") or __version__),
@@ -197,15 +216,14 @@ def export_arbench(rows: Sequence[ArbenchRow], *, out: Path, fingerprint: str,
             "options": json_block(provenance.get("options", {})),
             "validation": json_block(validation) if validation is not None else None,
             "review": _review_lines(review), "notes": list(notes),
-            "statute_versions": _statute_versions(splits["classification"]),
+            "statute_versions": summary["statute_versions"],
         }
         return render_card(context, CARD_TEMPLATE)
 
-    files = write_export(dd, out=out, splits=TASKS, card=card, what="AR-Bench",
-                         staging=staging, extra_files=extra_files)
+    files = write_export(None, out=out, splits=TASKS, card=card, what="AR-Bench",
+                         staging=staging, extra_files=extra_files, write_data=write)
     return ArbenchExport(out=out, fingerprint=fingerprint, seed=seed,
-                         splits={s: len(splits[s]) for s in TASKS}, split_fingerprints=split_fps,
-                         files=files)
+                         splits=dict(split_n), split_fingerprints=split_fps, files=files)
 
 
 def load_arbench_export(path: str | Path, split: str = "detection") -> Any:

@@ -194,7 +194,9 @@ def write_parquet(pq: Any, table: Any, path: Path) -> None:
 def write_export(dd: Any, *, out: Path, splits: Sequence[str],
                  card: Callable[[dict[str, dict[str, int]], str], str], what: str,
                  staging: OutputStaging | None = None,
-                 extra_files: Mapping[str, str] | None = None) -> dict[str, str]:
+                 extra_files: Mapping[str, str] | None = None,
+                 write_data: Callable[[Path, Path], dict[str, dict[str, int]]] | None = None,
+                 ) -> dict[str, str]:
     """Write a ``DatasetDict`` as ``out/dataset`` (save_to_disk, one shard per split),
     ``out/data/<split>.parquet`` and ``out/README.md`` — ``card(sizes, data_fp)`` renders
     the card from each split's ``num_examples``/``num_bytes``/``download_size`` and the
@@ -206,7 +208,8 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
     the run's other outputs when the run commits; without, they are swapped in here.
     ``extra_files`` (path relative to ``out`` → text, e.g. the peers' task files
     ``inspect/jbe.py``, ``lm_eval/jbe.yaml``) are staged the same way, each top folder as
-    a whole.
+    a whole. ``write_data(dataset_dir, data_dir)`` (``dd`` None): writes both folders itself
+    and returns the sizes (a streamed export, :mod:`buildds.export.arbench_stream`).
     Failures become :class:`ExportError` naming ``what`` and the path (the staging folder is
     discarded). Returns every written file (relative path → sha256), sorted by path."""
 
@@ -215,14 +218,17 @@ def write_export(dd: Any, *, out: Path, splits: Sequence[str],
     stage = OutputStaging(out) if staging is None else staging
     try:
         dataset_dir, data_dir, readme = (stage.tree(n) for n in ("dataset", "data", "README.md"))
-        with quiet_datasets(datasets):
-            dd.save_to_disk(str(dataset_dir), num_shards={s: 1 for s in splits})
-        data_dir.mkdir()
-        for split in splits:
-            write_parquet(pq, dd[split].data.table, data_dir / f"{split}.parquet")
-        sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
-                     "download_size": (data_dir / f"{s}.parquet").stat().st_size}
-                 for s in splits}
+        if write_data is not None:
+            sizes = write_data(dataset_dir, data_dir)
+        else:
+            with quiet_datasets(datasets):
+                dd.save_to_disk(str(dataset_dir), num_shards={s: 1 for s in splits})
+            data_dir.mkdir()
+            for split in splits:
+                write_parquet(pq, dd[split].data.table, data_dir / f"{split}.parquet")
+            sizes = {s: {"num_examples": dd[s].num_rows, "num_bytes": dd[s].data.nbytes,
+                         "download_size": (data_dir / f"{s}.parquet").stat().st_size}
+                     for s in splits}
         readme.write_text(card(sizes, data_fingerprint(data_dir.parent) or ""),
                           encoding="utf-8")
         tops = [dataset_dir, data_dir, readme, *_write_extra(stage, extra_files or {})]

@@ -61,6 +61,7 @@ from buildds.jobs.judgments_jp import (
     parse_jp,
     read_jp_inputs,
 )
+from buildds.jobs.judgments_rejects_spill import stage_rejects
 from buildds.jobs.judgments_review import apply_review, review_options
 from buildds.pipeline import Rejects, package_code_version, progress_bar
 from buildds.schema.judgments_report import (
@@ -170,6 +171,7 @@ def build_judgments(
     with progress_bar("judgments", enabled=progress, spinner=True) as bar:
         task = bar.add_task("parsing", total=None)
         done = roundtrip = None
+        rows: Any  # a list, or a sharded run's stream (MergedRows: read again per step)
         if sharded:  # survey, shards, merge: no step holds the corpus (.judgments_sharded)
             with sharding.shard_runner(map_fn, executor) as run_shards:
                 statutes, judgments, rows, roundtrip = sharding.sharded_rows(
@@ -208,7 +210,7 @@ def build_judgments(
             audit_step(run, rows, statutes)
         apply_review(run, rows, staging, sample=review_sample, verdicts=verdicts,
                      verdicts_path=review_verdicts, lang="ja" if jp else "zh")
-        staging.write_text(out / "rejects.jsonl", run.rejects.jsonl())
+        stage_rejects(staging, out, run.rejects)  # a sharded run's: copied from its file
         if exportable and rows:
             bar.update(task, description="exporting")
             _export(run, rows, staging, law_files, inputs)
@@ -300,17 +302,22 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     return rows
 
 
-def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
+def _validate(run: JudgmentsRun, rows: Any, statutes: Any,
               done: list[InjectedJudgment] | None, versions: dict[str, Any] | None = None,
-              roundtrip: dict[str, str | None] | None = None) -> tuple[list[ArbenchRow], bool]:
+              roundtrip: dict[str, str | None] | None = None) -> tuple[Any, bool]:
     """Step "validate": rows that fail a check are left out (each a reject with its check)
     and the rest is checked again; (the rows kept, whether they passed). ``roundtrip``: the
-    edit checks a sharded run made beside its records (``done`` None)."""
+    edit checks a sharded run made beside its records (``done`` None). ``rows``: a list, or
+    a sharded run's stream (validated chunk by chunk, :mod:`buildds.validate.arbench_stream`;
+    the failing rows left out by id)."""
     from buildds.validate.arbench import validate_arbench
+    from buildds.validate.arbench_stream import validate_arbench_stream
 
     report = run.report
     how = {"profile": statutes, "injected": done, "versions": versions, "roundtrip": roundtrip}
-    validation = validate_arbench(rows, **how)
+    # a sharded run's rows are a stream (MergedRows): validated chunk by chunk
+    validate = validate_arbench if isinstance(rows, list) else validate_arbench_stream
+    validation = validate(rows, **how)
     failing = None if validation.ok else validation.failing_rows()
     if failing:
         for row in rows:
@@ -318,9 +325,10 @@ def _validate(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any,
                 check, message = failing[row.id]
                 run.reject(ValidationReject(reason=check, message=message, id=row.id,
                                             source_id=row.source_id, dataset=row.dataset))
-        rows = [r for r in rows if r.id not in failing]
+        rows = (rows.without(set(failing)) if hasattr(rows, "without")
+                else [r for r in rows if r.id not in failing])
         report.dropped = len(failing)
-        validation = validate_arbench(rows, **how)
+        validation = validate(rows, **how)
     report.validation = json.loads(validation.to_json())
     report.validation_md = validation.to_markdown(level=2)
     report.rows = dict(validation.counts.get("by_task", {}))

@@ -10,8 +10,9 @@ the audit is the one of all rows; above it, ``report.json`` says so under ``shor
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from buildds.safeio.hashing import sha256_bytes
@@ -25,20 +26,32 @@ __all__ = ["AUDIT_ROWS_PER_TYPE", "audit_sample", "sample_note"]
 AUDIT_ROWS_PER_TYPE = 1000
 
 
-def audit_sample(rows: Sequence[ArbenchRow], *, seed: int,
+def audit_sample(rows: Iterable[ArbenchRow], *, seed: int,
                  cap: int = AUDIT_ROWS_PER_TYPE) -> list[ArbenchRow]:
     """The rows the audit reads, in the order given: all of a type at or below ``cap``,
-    else the ``cap`` rows of it with the smallest ``sha256(seed:audit:id)``."""
-    per_type = Counter(r.error_type for r in rows)
-    if all(n <= cap for n in per_type.values()):
-        return list(rows)
-    ranks: dict[str, list[tuple[str, str]]] = {}
+    else the ``cap`` rows of it with the smallest ``sha256(seed:audit:id)``. ``rows`` may be
+    a stream read twice (a sharded run's merged rows): a bounded heap per type is held,
+    never the rows of a type."""
+    per_type: Counter[str] = Counter()
+    heaps: dict[str, list[tuple[str, str]]] = {}  # per type: the cap smallest, negated
     for r in rows:
-        if per_type[r.error_type] > cap:
-            ranks.setdefault(r.error_type, []).append(
-                (sha256_bytes(f"{seed}:audit:{r.id}".encode()), r.id))
-    keep = {rid for ranked in ranks.values() for _, rid in sorted(ranked)[:cap]}
+        per_type[r.error_type] += 1
+        heap = heaps.setdefault(r.error_type, [])
+        item = (_negated(sha256_bytes(f"{seed}:audit:{r.id}".encode())), r.id)
+        if len(heap) < cap:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+    keep = {rid for t, heap in heaps.items() if per_type[t] > cap for _, rid in heap}
     return [r for r in rows if per_type[r.error_type] <= cap or r.id in keep]
+
+
+def _negated(hex_digest: str) -> str:
+    """A hex digest whose order is the reverse of the digest's (a max-heap on a min-heap)."""
+    return hex_digest.translate(_REVERSE)
+
+
+_REVERSE = str.maketrans("0123456789abcdef", "fedcba9876543210")
 
 
 def sample_note(rows: Sequence[ArbenchRow], used: Sequence[ArbenchRow],

@@ -23,14 +23,13 @@ byte for byte, whatever the shard size and the number of workers.
 The merged rows then go through the run's validation, audit and export steps
 (:mod:`buildds.jobs.judgments`) as a whole-corpus run's rows do. Memory: the survey and the
 shards hold one shard and the summaries (flat as the corpus grows, once the E1 donor pool
-is at its cap); the merge holds every row (slim:
-:class:`~buildds.jobs.judgments_shard_task.SlimRow`) for validation and the export.
+is at its cap); the merge holds no row: the steps after it read the rows as a stream, a
+k-way merge over the shards' row files (:mod:`.judgments_merged_rows`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import heapq
 import json
 import shutil
 from collections import Counter
@@ -46,11 +45,12 @@ from buildds.inject_errors import SkipInjection
 from buildds.inject_errors.corpus_summary import CorpusSummary
 from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun
+from buildds.jobs.judgments_merged_rows import MergedRows
+from buildds.jobs.judgments_rejects_spill import SpilledRejects
 from buildds.jobs.judgments_shard_task import (
     ShardResult,
     ShardTask,
     build_shard,
-    read_rows,
     release,
 )
 from buildds.pipeline import canonical_json
@@ -66,7 +66,6 @@ from buildds.schema.judgments_report import (
 if TYPE_CHECKING:
     from buildds.executors import ExecutorSpec
     from buildds.extract.judgments import JudgmentInput
-    from buildds.schema.arbench import ArbenchRow
     from buildds.schema.judgments import Judgment
 
 __all__ = [
@@ -170,6 +169,8 @@ def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
     from buildds.schema.judgments import JudgmentReject
 
     report, found_all = run.report, Survey(summary=CorpusSummary(seed=run.seed))
+    # every reject from here on goes to a file, not memory (.judgments_rejects_spill)
+    run.rejects = SpilledRejects(run.out / SHARDS_DIR / "rejects.jsonl", run.rejects)
     seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
     cases = CaseRegistry()  # case keys -> where the case was first read, across the inputs
     for found in probed:
@@ -268,8 +269,9 @@ def _tasks(run: JudgmentsRun, found: Survey, *, law_dir: Path, confusable: Path)
 
 
 def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
-                 ) -> tuple[list[ArbenchRow], dict[str, str | None]]:
-    """The rows of every shard in id order, the edit round-trip results, and into the run
+                 ) -> tuple[MergedRows, dict[str, str | None]]:
+    """The rows of every shard in id order (streamed from the shards' files:
+    :class:`~buildds.jobs.judgments_merged_rows.MergedRows`), the edit round-trip results, and into the run
     the rejects (in a whole-corpus run's order) and the injection counts."""
     succeeded: Counter[str] = Counter()
     reasons: dict[str, Counter[str]] = {e: Counter() for e in run.errors}
@@ -291,14 +293,13 @@ def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
         run.report.injections[etype] = InjectionCounts(
             succeeded=succeeded[etype], skipped=sum(why.values()),
             skip_reasons=dict(sorted(why.items())))
-    rows = list(heapq.merge(*(read_rows(r.folder) for r in results), key=lambda r: r.id))
-    return rows, roundtrip
+    return MergedRows([r.folder for r in results], [r.rows for r in results]), roundtrip
 
 
 def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir: Path,
                  confusable: Path, shard_bytes: int = DEFAULT_SHARD_BYTES,
                  map_fn: MapFn | None = None
-                 ) -> tuple[Any, Any, list[ArbenchRow], dict[str, str | None]]:
+                 ) -> tuple[Any, Any, MergedRows, dict[str, str | None]]:
     """Survey, shards and merge (the module docstring): the statute profile, the judgment
     dates (a :class:`DatedCorpus`, where the steps after take the judgments; empty when no
     judgment was read: nothing else is done), the rows and the
@@ -309,7 +310,7 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     statutes = build_cn_profile(law_dir, confusable)
     found = survey(run, probed, statutes, shard_bytes=shard_bytes)
     if not found.judgments:
-        return statutes, DatedCorpus(Counter()), [], {}
+        return statutes, DatedCorpus(Counter()), MergedRows([], []), {}
     tasks = _tasks(run, found, law_dir=law_dir, confusable=confusable)
     dropped = found.summary.donors_dropped
     found.summary.donors.clear()  # written for the shards; not held while they run

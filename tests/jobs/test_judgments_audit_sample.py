@@ -32,3 +32,31 @@ def test_above_the_cap_a_seeded_sample_per_type_in_the_given_order() -> None:
     assert note == {"cap_per_type": 10, "rows": {"E1": {"built": 3, "audited": 3},
                                                  "E3": {"built": 12, "audited": 10},
                                                  "none": {"built": 40, "audited": 10}}}
+
+
+class _Stream:
+    """Rows that can only be iterated (as a sharded run's merged rows), counting passes."""
+
+    def __init__(self, rows: list[Any]) -> None:
+        self.rows, self.passes = rows, 0
+
+    def __iter__(self) -> Any:
+        self.passes += 1
+        return iter(self.rows)
+
+
+def test_a_stream_gives_the_smallest_hashes_per_type() -> None:
+    from buildds.safeio.hashing import sha256_bytes
+
+    rows = sorted(_rows({"none": 300, "E2": 7, "E4": 55}), key=lambda r: r.id)
+    stream = _Stream(rows)
+    used = audit_sample(stream, seed=3, cap=20)
+    assert stream.passes == 2  # a count-and-rank pass, then the rows kept
+
+    def rank(r: Any) -> str:
+        return sha256_bytes(f"3:audit:{r.id}".encode())
+
+    expected = {r.id for t in ("none", "E4")
+                for r in sorted((x for x in rows if x.error_type == t), key=rank)[:20]}
+    expected |= {r.id for r in rows if r.error_type == "E2"}
+    assert [r.id for r in used] == sorted(expected)

@@ -1,0 +1,66 @@
+"""The merged rows of a sharded ``buildds judgments`` run, streamed (issues 13 and 18).
+
+:class:`MergedRows` is what the merge (:func:`buildds.jobs.judgments_sharded.merge_shards`)
+gives the steps after it instead of a list: every iteration is a fresh k-way merge by row
+id (:func:`heapq.merge`) over the shards' row files (each shard wrote its rows in id order,
+one pickle after another, read one at a time:
+:func:`~buildds.jobs.judgments_shard_task.read_rows`). So validation, the corpus tables, the
+audit's capped sample and the export each see the rows in the final order while at most one
+row per shard is held — the run's memory does not grow with the number of rows.
+
+Rows left out by validation are an id set (:meth:`MergedRows.without`): only the failing
+rows' ids are held, never the rows.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from buildds.errors import BuildError
+from buildds.jobs.judgments_shard_task import read_rows
+
+if TYPE_CHECKING:
+    from buildds.schema.arbench import ArbenchRow
+
+__all__ = ["MergedRows"]
+
+
+def _in_order(folder: str) -> Iterator[ArbenchRow]:
+    """A shard's rows, checked to be in id order (what the merge relies on)."""
+    last: str | None = None
+    for row in read_rows(folder):
+        if last is not None and row.id < last:
+            raise BuildError(f"rows out of id order ({row.id} after {last}): the shard's "
+                             "files were changed", source=folder)
+        last = row.id
+        yield row
+
+
+class MergedRows:
+    """The rows of the shards under ``folders`` (each with ``counts[i]`` rows), in id order,
+    re-read from the files on every iteration; ``excluded``: ids left out."""
+
+    def __init__(self, folders: Sequence[str], counts: Sequence[int],
+                 excluded: frozenset[str] = frozenset()) -> None:
+        self.folders, self.counts, self.excluded = tuple(folders), tuple(counts), excluded
+        self._len: int | None = None if excluded else sum(self.counts)
+
+    def __iter__(self) -> Iterator[ArbenchRow]:
+        merged = heapq.merge(*(_in_order(f) for f in self.folders), key=lambda r: r.id)
+        if not self.excluded:
+            return iter(merged)
+        return (r for r in merged if r.id not in self.excluded)
+
+    def __len__(self) -> int:
+        if self._len is None:
+            self._len = sum(1 for _ in self)
+        return self._len
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def without(self, ids: set[str] | frozenset[str]) -> MergedRows:
+        """These rows without ``ids`` (and without the ones already left out)."""
+        return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids))

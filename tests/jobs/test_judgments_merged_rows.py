@@ -1,0 +1,42 @@
+"""The merged rows of a sharded run (buildds.jobs.judgments_merged_rows): a k-way merge by
+id over the shards' row files, read again on every iteration, rows left out by id."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from types import SimpleNamespace
+
+from buildds.jobs.judgments_merged_rows import MergedRows
+
+
+def _shard(folder: Path, ids: list[str]) -> str:
+    folder.mkdir()
+    (folder / "rows.pickle").write_bytes(b"".join(
+        pickle.dumps(SimpleNamespace(id=i, label=0)) for i in ids))
+    return str(folder)
+
+
+def test_rows_in_id_order_read_again_and_left_out_by_id(tmp_path: Path) -> None:
+    a = _shard(tmp_path / "a", ["a1", "c3", "e5"])
+    b = _shard(tmp_path / "b", ["b2", "d4"])
+    empty = _shard(tmp_path / "c", [])
+    rows = MergedRows([a, b, empty], [3, 2, 0])
+    assert [r.id for r in rows] == ["a1", "b2", "c3", "d4", "e5"]
+    assert [r.id for r in rows] == ["a1", "b2", "c3", "d4", "e5"]  # a fresh pass
+    assert len(rows) == 5 and rows
+    fewer = rows.without({"c3"}).without({"a1"})
+    assert [r.id for r in fewer] == ["b2", "d4", "e5"] and len(fewer) == 3
+    assert len(rows) == 5  # the rows it was made from are unchanged
+    assert not MergedRows([], [])
+
+
+def test_a_shard_out_of_order_is_an_error_naming_it(tmp_path: Path) -> None:
+    import pytest
+
+    from buildds.errors import BuildError
+
+    bad = _shard(tmp_path / "bad", ["b", "a"])
+    with pytest.raises(BuildError, match="out of id order") as err:
+        list(MergedRows([bad], [2]))
+    assert err.value.source == bad
