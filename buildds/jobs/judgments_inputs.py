@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from buildds.schema.judgments import Judgment, JudgmentReject
 
 __all__ = ["LAW_FILE", "JudgmentsRun", "check_options", "detect_format", "read_inputs",
-           "sha256_regular", "take_records"]
+           "sha256_regular", "take_records", "take_rejects"]
 
 LAW_FILE = "criminal_law_PRC_2023_amendment12.md"
 
@@ -142,21 +142,28 @@ def read_inputs(run: JudgmentsRun, inputs: Sequence[Path]) -> list[JudgmentInput
     return probed
 
 
-def take_records(run: JudgmentsRun, name: str, mine: list[Judgment],
-                 got: Sequence[JudgmentReject], judgments: list[Judgment]) -> None:
-    """What one input gave, into the run: its rejects, a failed input when it gave no
-    judgment, its counts and coverage, and its judgments appended to ``judgments``."""
+def take_rejects(run: JudgmentsRun, name: str, n: int, got: Sequence[JudgmentReject]) -> None:
+    """One input's rejects into the run, a failed input when it gave no judgment (``n``
+    judgments kept), and its count."""
     from collections import Counter
 
     report = run.report
     for r in got:
         run.reject(ExtractReject(reason=r.reason, message=r.message, source=r.source,
                                  id=r.id, line=r.line, dataset=r.dataset))
-    if not mine:
+    if not n:
         why = Counter(str(r.reason) for r in got)
         report.failed.append(FailedInput(path=name, error=(
             f"no usable judgment: all {len(got)} records rejected ("
-            + ", ".join(f"{k} {n}" for k, n in sorted(why.items())) + ")")))
-    report.parsed[name] = len(mine)
-    report.coverage[name] = ParseCoverage.of(mine)
+            + ", ".join(f"{k} {c}" for k, c in sorted(why.items())) + ")")))
+    report.parsed[name] = n
+
+
+def take_records(run: JudgmentsRun, name: str, mine: list[Judgment],
+                 got: Sequence[JudgmentReject], judgments: list[Judgment]) -> None:
+    """What one input gave, into the run: its rejects, a failed input when it gave no
+    judgment, its counts and coverage (:func:`take_rejects`), and its judgments appended to
+    ``judgments``."""
+    take_rejects(run, name, len(mine), got)
+    run.report.coverage[name] = ParseCoverage.of(mine)
     judgments.extend(mine)

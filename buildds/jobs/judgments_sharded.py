@@ -44,7 +44,7 @@ from buildds.extract.judgments.shards import DEFAULT_SHARD_BYTES, Shard, split_i
 from buildds.inject_errors import SkipInjection
 from buildds.inject_errors.corpus_summary import CorpusSummary
 from buildds.inject_errors.tiers import charge_profile
-from buildds.jobs.judgments_inputs import JudgmentsRun
+from buildds.jobs.judgments_inputs import JudgmentsRun, take_rejects
 from buildds.jobs.judgments_merged_rows import MergedRows
 from buildds.jobs.judgments_rejects_spill import SpilledRejects
 from buildds.jobs.judgments_shard_task import (
@@ -56,7 +56,6 @@ from buildds.jobs.judgments_shard_task import (
 from buildds.pipeline import canonical_json
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments_report import (
-    ExtractReject,
     FailedInput,
     InjectionCounts,
     ParseCoverage,
@@ -226,18 +225,10 @@ def _counts_one(j: Judgment, statutes: Any, coverage: Counter[str]) -> int:
 
 def _take(run: JudgmentsRun, name: str, n: int, coverage: Counter[str], got: Sequence[Any]
           ) -> None:
-    """One input's rejects, failure when it gave no judgment, count and coverage (as
-    :func:`~buildds.jobs.judgments_inputs.take_records` takes them)."""
+    """One input's rejects, failure when it gave no judgment, count
+    (:func:`~buildds.jobs.judgments_inputs.take_rejects`) and coverage (from counts)."""
+    take_rejects(run, name, n, got)
     report = run.report
-    for r in got:
-        run.reject(ExtractReject(reason=r.reason, message=r.message, source=r.source,
-                                 id=r.id, line=r.line, dataset=r.dataset))
-    if not n:
-        why = Counter(str(r.reason) for r in got)
-        report.failed.append(FailedInput(path=name, error=(
-            f"no usable judgment: all {len(got)} records rejected ("
-            + ", ".join(f"{k} {c}" for k, c in sorted(why.items())) + ")")))
-    report.parsed[name] = n
     report.coverage[name] = (ParseCoverage(**{f: round(coverage[f] / n, 4)
                                               for f in ParseCoverage.FIELDS}) if n else None)
 

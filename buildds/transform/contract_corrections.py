@@ -30,14 +30,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from buildds.errors import TransformError
-from buildds.safeio import load_yaml_strict, read_side_file
 from buildds.schema import Frozen
 from buildds.schema.contracts import ClauseRow
 from buildds.schema.jbe_build import StaleCorrection
+from buildds.transform.corrections import correction_entries
 
 __all__ = ["ContractCorrection", "CorrectionsResult", "apply_contract_corrections",
            "load_contract_corrections", "text_digest"]
@@ -62,31 +61,13 @@ class ContractCorrection(Frozen):
 
 def load_contract_corrections(folder: str | Path | None) -> list[ContractCorrection]:
     """All entries of ``folder/*.yaml`` (and ``*.yml``) in file-name order; a missing folder
-    means none. :class:`TransformError` naming the file for a malformed one."""
-    if folder is None or not Path(folder).is_dir():
-        return []
+    means none. :class:`TransformError` naming the file for a malformed one
+    (:func:`~buildds.transform.corrections.correction_entries`)."""
     out: list[ContractCorrection] = []
-    for path in sorted(Path(folder).glob("*.y*ml")):
-        try:
-            data = load_yaml_strict(read_side_file(path)) or []
-        except (OSError, yaml.YAMLError) as exc:
-            raise TransformError(f"cannot read corrections: {exc}", source=str(path)) from exc
-        if not isinstance(data, list):
-            raise TransformError("a corrections file must be a YAML list of entries",
-                                 source=str(path))
-        for n, entry in enumerate(data, start=1):
-            if not isinstance(entry, dict):
-                raise TransformError(f"entry {n} is not a mapping", source=str(path))
-            try:
-                c = ContractCorrection(**{**entry, "origin": f"{path.name}#{n}"})
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(x) for x in first["loc"])
-                raise TransformError(f"entry {n}: {where}: {first['msg']}",
-                                     source=str(path)) from exc
-            if c.action == "text" and c.text is None:
-                raise TransformError(f"entry {n}: action 'text' needs text", source=str(path))
-            out.append(c)
+    for path, n, c in correction_entries(folder, ContractCorrection):
+        if c.action == "text" and c.text is None:
+            raise TransformError(f"entry {n}: action 'text' needs text", source=str(path))
+        out.append(c)
     return out
 
 

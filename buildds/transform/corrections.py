@@ -40,9 +40,9 @@ and never applied silently. A malformed file is an error naming the file.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import Field, ValidationError
@@ -56,10 +56,13 @@ __all__ = [
     "Correction",
     "StaleCorrection",
     "apply_corrections",
+    "correction_entries",
     "corrections_digest",
     "corrections_for",
     "load_corrections",
 ]
+
+M = TypeVar("M", bound=Frozen)
 
 Action = Literal["text", "label", "exclude", "instruction"]
 TextField = Literal["question", "theme", "lead_in", "remark"]
@@ -100,15 +103,14 @@ def _check(c: Correction) -> None:
                              source=c.origin.split("#")[0])
 
 
-def load_corrections(folder: str | Path | None) -> list[Correction]:
-    """All entries of ``folder/*.yaml`` in file-name order. A missing folder means none."""
-    if folder is None:
-        return []
-    folder = Path(folder)
-    if not folder.is_dir():
-        return []
-    out: list[Correction] = []
-    for path in sorted(folder.glob("*.y*ml")):
+def correction_entries(folder: str | Path | None, model: type[M]) -> Iterator[tuple[Path, int, M]]:
+    """Every entry of ``folder/*.yaml`` (and ``*.yml``) in file-name order as ``model`` (its
+    ``origin`` set to ``<file>#<n>``), with its file and number; a missing folder means none.
+    :class:`TransformError` naming the file for one that is not a YAML list of mappings, or
+    an entry the model refuses."""
+    if folder is None or not Path(folder).is_dir():
+        return
+    for path in sorted(Path(folder).glob("*.y*ml")):
         try:
             data = load_yaml_strict(read_side_file(path)) or []
         except (OSError, yaml.YAMLError) as exc:
@@ -117,18 +119,23 @@ def load_corrections(folder: str | Path | None) -> list[Correction]:
             raise TransformError("a corrections file must be a YAML list of entries",
                                  source=str(path))
         for n, entry in enumerate(data, start=1):
-            origin = f"{path.name}#{n}"
             if not isinstance(entry, dict):
                 raise TransformError(f"entry {n} is not a mapping", source=str(path))
             try:
-                c = Correction(**{**entry, "origin": origin})
+                yield path, n, model(**{**entry, "origin": f"{path.name}#{n}"})
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(x) for x in first["loc"])
                 raise TransformError(f"entry {n}: {where}: {first['msg']}",
                                      source=str(path)) from exc
-            _check(c)
-            out.append(c)
+
+
+def load_corrections(folder: str | Path | None) -> list[Correction]:
+    """All entries of ``folder/*.yaml`` in file-name order. A missing folder means none."""
+    out: list[Correction] = []
+    for _, _, c in correction_entries(folder, Correction):
+        _check(c)
+        out.append(c)
     return out
 
 
