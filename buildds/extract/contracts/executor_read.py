@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from buildds.extract.contracts.document import file_options, read_one
 from buildds.extract.contracts.errors import failure_problem
-from buildds.extract.contracts.ocr_pool import _BATCH_OPTIONS, _Entry, _plan_entry
+from buildds.extract.contracts.ocr_pool import _BATCH_OPTIONS, _Entry, _finish_entry, _plan_entry
 from buildds.schema import Problem
 from buildds.schema.contracts import ContractDocument
 
@@ -142,10 +142,4 @@ def _assemble(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:
         else:
             failed[n] = value
     entry.ocr.clear()
-    try:
-        if failed:
-            raise failed[min(failed)]  # the page a serial read would have failed on first
-        doc = entry.finish(pages)
-    except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
-        return None, [failure_problem(exc, entry.name)]
-    return doc, list(doc.problems)
+    return _finish_entry(entry, pages, failed)

@@ -194,10 +194,18 @@ def _collect(entry: _Entry) -> tuple[ContractDocument | None, list[Problem]]:
                                      "processes", source=entry.name)
         except Exception as exc:  # noqa: BLE001 - reported like the serial path would
             failed[n] = exc
+    return _finish_entry(entry, results, failed)
+
+
+def _finish_entry(entry: _Entry, pages: dict[int, OcrPage], failed: dict[int, BaseException]
+                  ) -> tuple[ContractDocument | None, list[Problem]]:
+    """The document of ``entry`` from its OCR'd pages, or the failure a serial read would
+    have met first (a failed page, or the assembly itself) as the file's problem."""
+    assert entry.finish is not None
     try:
         if failed:
             raise failed[min(failed)]  # the page a serial read would have failed on first
-        doc = entry.finish(results)
+        doc = entry.finish(pages)
     except Exception as exc:  # noqa: BLE001 - one bad file (or a bug) must not stop the batch
         return None, [failure_problem(exc, entry.name)]
     return doc, list(doc.problems)
