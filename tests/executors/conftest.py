@@ -1,5 +1,6 @@
-"""The Ray instance the Ray tests share: started once per session (2 CPUs, no dashboard),
-shut down at the end; the tests that use it skip when Ray is not installed."""
+"""The Ray instance the Ray tests share: started once for this package (2 CPUs, no
+dashboard), shut down when its tests end — so the tests after them that check a build
+leaves no child process behind do not see Ray's; the tests that use it skip when Ray is not installed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ray_instance() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'buildds[ray]')")
     started = not ray.is_initialized()

@@ -119,14 +119,14 @@ def test_deep_yaml_is_a_limit_not_a_recursion_error(tmp_path: Path) -> None:
 
 
 def test_label_inventory_that_is_a_fifo_or_not_utf8(tmp_path: Path) -> None:
-    from buildds.jobs.contracts import _read_labels
+    from buildds.jobs.contracts_labels import read_label_inventory
 
     (tmp_path / "labels.txt").write_text("\ufeff秘密保持\n損害賠償\n秘密保持\n", encoding="utf-8")
-    assert _read_labels(tmp_path / "labels.txt") == ["秘密保持", "損害賠償"]
+    assert read_label_inventory(tmp_path / "labels.txt") == ["秘密保持", "損害賠償"]
     os.mkfifo(tmp_path / "pipe.txt")
     with pytest.raises(BuildError, match=r"pipe\.txt: cannot read the label inventory \(is a "
                                          r"named pipe"):
-        _read_labels(tmp_path / "pipe.txt")
+        read_label_inventory(tmp_path / "pipe.txt")
     (tmp_path / "sjis.txt").write_bytes("秘密".encode("shift_jis"))
     with pytest.raises(BuildError, match=r"label inventory \(is not UTF-8 text \(byte 0"):
-        _read_labels(tmp_path / "sjis.txt")
+        read_label_inventory(tmp_path / "sjis.txt")
