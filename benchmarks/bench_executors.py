@@ -34,14 +34,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_contracts import OCR_FILES  # the same real scans (this script's folder is on sys.path)
+
 REPO = Path(__file__).resolve().parent.parent
-OCR_FILES = [
-    "jp_hanbai-keiyakusho/sales-contract-template.jpg",
-    "jp_hanbai-keiyakusho/sales-contract-template.pdf",
-    "jp_yomitoku-images/demo.jpg",
-    "jp_yomitoku-images/gallery3.jpg",
-    "scan_zh-tw_hualien/契約書.pdf",
-]
 CONFIGS = [("none", 0), ("local", 1), ("local", 2), ("ray", 1), ("ray", 2)]
 
 
