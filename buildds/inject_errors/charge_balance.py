@@ -12,9 +12,17 @@ rare in real judgments". Here the E1 injections of a corpus are planned together
   unless a similar case will replace the sentence: :func:`sentence_fits`), each is used at
   most once, and every charge is left by as many judgments as arrive at it — so as many E1
   rows carry a charge as the injected name as carry it as the original, and hence as among
-  their untouched rows; the largest such circulation (:func:`circulation`, a linear programme
-  on a network: integral); the judgments it does not use are skipped (``charge_unbalanced``:
-  盗窃 has more judgments than its confusable charges can take in);
+  their untouched rows; the largest such circulation; the judgments it does not use are
+  skipped (``charge_unbalanced``: 盗窃 has more judgments than its confusable charges can
+  take in);
+* the circulation is solved on **classes**, not judgments (:func:`circulation`): judgments of
+  one charge with the same sentence kind, term, 缓刑 and factor kinds (:func:`plan_key`) may
+  become the same charges, so the linear programme has one node per (charge, charges it may
+  become) whatever the corpus's size; each class's flow is then handed to its judgments in
+  the order of a seeded hash of their ids (:class:`ChargePlan`). A corpus is summarised for
+  the plan by 8 bytes a judgment (:class:`PlanMembers`) and the plan itself is a few numbers
+  per class, so a sharded build (:mod:`buildds.inject_errors.corpus_summary`) gives every
+  shard the plan, not the corpus;
 * a charge none of whose confusable charges has a judgment in the corpus has nothing to
   balance with: its judgments draw a confusable charge as without a corpus (a small corpus of
   one charge still gets E1 rows; on a large one these rows are few).
@@ -27,15 +35,20 @@ written in the dataset card.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
 from buildds.inject_errors.base import InjectionContext, SkipInjection
 from buildds.inject_errors.tiers import charge_profile, kind_range
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["circulation", "fits", "mutual_edges", "planned_target", "sentence_fits"]
+__all__ = ["ChargePlan", "PlanClass", "PlanKey", "PlanMembers", "build_plan", "circulation", "fits",
+           "mutual_edges", "plan_key", "plan_rank", "planned_target", "sentence_fits"]
 
 
 def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
@@ -52,52 +65,179 @@ def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
     return {c: sorted(ts) for c, ts in sorted(out.items()) if ts}
 
 
-def circulation(candidates: Mapping[str, tuple[str, Sequence[str]]], seed: int
-                ) -> dict[str, str | None]:
-    """judgment id → its target charge (None: left over), from ``candidates``: judgment id →
-    (its charge, the charges it may become). The largest circulation at the level of
-    judgments: each judgment used at most once, towards one of its own targets, and for every
-    charge as many judgments leave it as arrive at it. A linear programme (HiGHS) on a network
-    (charge → judgment → charge, a judgment a unit node), so its optimal vertex is integral;
-    the variables are ordered by a hash of the seed and the ids, so which of equally good
-    judgments are used depends on the seed, not on the input order."""
+#: a class of the plan: (charge, sentence kind, term months, 缓刑, factor kinds)
+PlanKey = tuple[str, str, int | None, bool, tuple[str, ...]]
+#: the circulation's unit: (charge, the charges its judgments may become)
+PlanClass = tuple[str, tuple[str, ...]]
+
+
+def plan_key(judgment: Any) -> PlanKey:
+    """What decides where a single-charge judgment may go: its charge, and what
+    :func:`sentence_fits` and E1's similar-donor test read (kind, term, 缓刑, factor kinds)."""
+    s = judgment.sentence
+    return (judgment.charges[0], s.kind, s.months, bool(s.probation_months),
+            tuple(sorted({str(f.kind) for f in judgment.factors})))
+
+
+def plan_rank(seed: int, judgment_id: str) -> int:
+    """A judgment's place in its class (the first 64 bits of a seeded hash of its id): the
+    plan uses judgments in this order, so which ones does not depend on the input order."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:e1:{judgment_id}".encode()).digest()[:8], "big")
+
+
+class PlanMembers:
+    """The single-charge judgments of a corpus as the plan needs them: their ranks per
+    :func:`plan_key` (8 bytes a judgment, in an ``array``)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.ranks: dict[PlanKey, array[int]] = {}
+
+    @classmethod
+    def of(cls, corpus: Iterable[Any], seed: int) -> PlanMembers:
+        out = cls(seed)
+        for j in corpus:
+            out.add(j)
+        return out
+
+    def add(self, judgment: Any) -> None:
+        if len(set(judgment.charges)) == 1:
+            self.ranks.setdefault(plan_key(judgment), array("Q")).append(
+                plan_rank(self.seed, judgment.id))
+
+    def merge(self, other: PlanMembers) -> None:
+        for key, ranks in other.ranks.items():
+            self.ranks.setdefault(key, array("Q")).extend(ranks)
+
+
+def circulation(classes: Mapping[PlanClass, int], seed: int) -> dict[PlanClass, dict[str, int]]:
+    """class → {target charge: judgments sent there}, from ``classes``: class → its number of
+    judgments. The largest flow in which each class sends at most its judgments, only to its
+    own targets, and every charge is left by as many judgments as arrive at it. A linear
+    programme (HiGHS dual simplex, so a vertex) whose matrix is a network's once the
+    capacity slacks are counted, hence integral; the classes are ordered by a hash of the
+    seed, so which of equally good classes are used may change with the seed."""
     import numpy as np
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix
 
-    order = sorted(candidates, key=lambda i: (hashlib.sha256(f"{seed}:e1:{i}".encode())
-                                              .hexdigest(), i))
-    arcs = [(jid, candidates[jid][0], b) for jid in order for b in sorted(candidates[jid][1])]
-    out: dict[str, str | None] = dict.fromkeys(order)
+    order = sorted(classes, key=lambda c: (hashlib.sha256(f"{seed}:e1:{c}".encode()).hexdigest(), c))
+    arcs = [(c, b) for c in order if classes[c] > 0 for b in c[1]]
+    out: dict[PlanClass, dict[str, int]] = {c: {} for c in order}
     if not arcs:
         return out
-    charges = sorted({a for _, a, _ in arcs} | {b for _, _, b in arcs})
-    at = {c: i for i, c in enumerate(charges)}
-    row = {jid: i for i, jid in enumerate(order)}
+    charges = sorted({c[0] for c, _ in arcs} | {b for _, b in arcs})
+    at, row = {c: i for i, c in enumerate(charges)}, {c: i for i, c in enumerate(order)}
     cols = range(len(arcs))
-    once = coo_matrix(([1.0] * len(arcs), ([row[j] for j, _, _ in arcs], cols)),
-                      shape=(len(order), len(arcs)))
+    cap = coo_matrix(([1.0] * len(arcs), ([row[c] for c, _ in arcs], cols)),
+                     shape=(len(order), len(arcs)))
     balance = coo_matrix(([1.0] * len(arcs) + [-1.0] * len(arcs),
-                          ([at[a] for _, a, _ in arcs] + [at[b] for _, _, b in arcs],
-                           [*cols, *cols])), shape=(len(charges), len(arcs)))
-    found = linprog(-np.ones(len(arcs)), A_ub=once.tocsr(), b_ub=np.ones(len(order)),
-                    A_eq=balance.tocsr(), b_eq=np.zeros(len(charges)), bounds=(0, 1),
-                    method="highs")
+                          ([at[c[0]] for c, _ in arcs] + [at[b] for _, b in arcs], [*cols, *cols])),
+                         shape=(len(charges), len(arcs)))
+    found = linprog(-np.ones(len(arcs)), A_ub=cap.tocsr(),
+                    b_ub=np.array([float(classes[c]) for c in order]),
+                    A_eq=balance.tocsr(), b_eq=np.zeros(len(charges)), bounds=(0, None),
+                    method="highs-ds")
     if not found.success:  # pragma: no cover - the zero flow is always feasible
         return out
     net: Counter[str] = Counter()
-    for (jid, a, b), x in zip(arcs, found.x, strict=True):
-        if x > 0.5:
-            out[jid] = b
-            net[a] += 1
-            net[b] -= 1
+    for (c, b), x in zip(arcs, found.x, strict=True):
+        if (n := int(round(x))) > 0:
+            out[c][b] = n
+            net[c[0]] += n
+            net[b] -= n
     assert not any(net.values()), "the circulation is not balanced"
     return out
 
 
-def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: int,
+@dataclass
+class ChargePlan:
+    """The corpus's E1 plan: for each :func:`plan_key` its class, and for each class its
+    targets with the rank of the last judgment that goes to each (judgments in rank order:
+    the first ``n₁`` to the first target, the next ``n₂`` to the second …; the rest left over).
+    Exact unless two judgments of a class share the 64 bits of :func:`plan_rank` at a
+    boundary (both then go to the first of the two targets: a chance near n²/2⁶⁵)."""
+
+    seed: int
+    edges: dict[str, list[str]]
+    key_class: dict[PlanKey, int] = field(default_factory=dict)
+    bounds: list[list[tuple[int, str]]] = field(default_factory=list)
+
+    def target(self, judgment: Any) -> str | None:
+        """The judgment's planned target; skip ``charge_unbalanced`` when left over; None
+        when the plan has nothing for it (see :func:`planned_target`)."""
+        if len(set(judgment.charges)) != 1:
+            return None
+        charge = judgment.charges[0]
+        klass = self.key_class.get(plan_key(judgment))
+        if charge not in self.edges or klass is None:
+            return None
+        rank = plan_rank(self.seed, judgment.id)
+        for bound, target in self.bounds[klass]:
+            if rank <= bound:
+                return target
+        raise SkipInjection("charge_unbalanced", f"{charge}: its confusable charges cannot take "
+                            "in more judgments without making the injected names a cue")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "edges": self.edges,
+                "classes": [[list(k), i] for k, i in sorted(self.key_class.items(), key=_key_order)],
+                "bounds": [[[str(b), t] for b, t in cls] for cls in self.bounds]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChargePlan:
+        return cls(seed=data["seed"], edges={c: list(ts) for c, ts in data["edges"].items()},
+                   key_class={(k[0], k[1], k[2], bool(k[3]), tuple(k[4])): i
+                              for k, i in data["classes"]},
+                   bounds=[[(int(b), t) for b, t in cls] for cls in data["bounds"]])
+
+
+def _key_order(item: tuple[PlanKey, Any]) -> tuple[Any, ...]:
+    c, kind, months, probation, kinds = item[0]
+    return (c, kind, months is None, months or 0, probation, kinds)
+
+
+def build_plan(members: PlanMembers, targets: Callable[[str], list[str]],
+               allowed: Callable[[Any, str], bool]) -> ChargePlan:
+    """The plan of a corpus summarised as ``members`` (``targets``: a charge's confusable
+    names from the table; ``allowed``: whether a judgment — here a stand-in with what
+    :func:`plan_key` holds — may become a charge)."""
+    import numpy as np
+
+    edges = mutual_edges(sorted({k[0] for k in members.ranks}), targets)
+    groups: dict[PlanClass, list[PlanKey]] = {}
+    for key, _ in sorted(members.ranks.items(), key=_key_order):
+        if key[0] in edges:
+            stand_in = _stand_in(key)
+            groups.setdefault((key[0], tuple(t for t in edges[key[0]] if allowed(stand_in, t))),
+                              []).append(key)
+    flows = circulation({c: sum(len(members.ranks[k]) for k in keys)
+                         for c, keys in groups.items()}, members.seed)
+    plan = ChargePlan(seed=members.seed, edges=edges)
+    for klass, keys in sorted(groups.items()):
+        ranks = np.sort(np.concatenate([np.frombuffer(members.ranks[k], dtype=np.uint64)
+                                        for k in keys]))
+        bounds, used = [], 0
+        for target, n in sorted(flows[klass].items()):
+            used += n
+            bounds.append((int(ranks[used - 1]), target))
+        for key in keys:
+            plan.key_class[key] = len(plan.bounds)
+        plan.bounds.append(bounds)
+    return plan
+
+
+def _stand_in(key: PlanKey) -> SimpleNamespace:
+    """A judgment as :func:`sentence_fits` and E1's donor test read it, from its plan key."""
+    charge, kind, months, probation, kinds = key
+    return SimpleNamespace(id="", charges=(charge,), factors=[SimpleNamespace(kind=k) for k in kinds],
+                           sentence=SimpleNamespace(kind=kind, months=months,
+                                                    probation_months=1 if probation else None))
+
+
+def planned_target(ctx: InjectionContext, judgment: Judgment, seed: int,
                    targets: Callable[[str], list[str]],
-                   allowed: Callable[[Judgment, str], bool] = lambda j, t: True) -> str | None:
+                   allowed: Callable[[Any, str], bool] = lambda j, t: True) -> str | None:
     """The target charge the corpus plan gives this judgment (``targets``: a charge's
     confusable names from the table, [] when none; ``allowed``: whether a judgment may become
     a charge — E1 passes :func:`sentence_fits` unless a similar case will replace the
@@ -105,23 +245,11 @@ def planned_target(ctx: InjectionContext, judgment_id: str, charge: str, seed: i
     planned, the caller draws a confusable charge as without a corpus — when the judgment is
     not one of the corpus's single-charge judgments, or when no charge confusable with its own
     (either way) has a judgment in the corpus: there is nothing to balance with, and a small
-    corpus of one charge should still get E1 rows (the dataset card names this case)."""
-
-    def build() -> tuple[dict[str, str | None], dict[str, list[str]]]:
-        single = [j for j in ctx.corpus or () if len(set(j.charges)) == 1]
-        edges = mutual_edges(sorted({j.charges[0] for j in single}), targets)
-        candidates = {j.id: (j.charges[0], [t for t in edges[j.charges[0]] if allowed(j, t)])
-                      for j in single if j.charges[0] in edges}
-        return circulation(candidates, seed), edges
-
-    plan, edges = ctx.memo(("e1_balance", seed), build)
-    if charge not in edges or judgment_id not in plan:
-        return None
-    target = plan[judgment_id]
-    if target is None:
-        raise SkipInjection("charge_unbalanced", f"{charge}: its confusable charges cannot take "
-                            "in more judgments without making the injected names a cue")
-    return target
+    corpus of one charge should still get E1 rows (the dataset card names this case). The
+    plan is built once per context (a summarised corpus brings it along)."""
+    plan: ChargePlan = ctx.memo(("e1_balance", seed), lambda: build_plan(
+        PlanMembers.of(ctx.corpus or (), seed), targets, allowed))
+    return plan.target(judgment)
 
 
 def fits(judgment: Judgment, target: str, profile: StatuteProfile) -> bool:

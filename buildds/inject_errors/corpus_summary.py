@@ -4,6 +4,10 @@ judgment in memory, and injects exactly as a whole-corpus run does:
 
 - the corpus priors of :mod:`.corpus_prior` — terms per sentence kind, fines, single-charge
   counts — as counters (bounded by the values courts write, not by the corpus);
+- E1's charge plan (:mod:`.charge_balance`): the single-charge judgments' ranks per plan
+  class while the corpus is read (8 bytes a judgment, :class:`~.charge_balance.PlanMembers`),
+  turned into the plan — a few numbers per class — by :meth:`CorpusSummary.settle` once the
+  donors are known, so the shards receive the plan, not the judgments;
 - the E1 donors (:mod:`.e1_erroneous_charge`): the single-charge judgments with a term, at
   most :data:`DONORS_PER_GROUP` per (charge, term, sentencing-factor key), chosen by a
   seeded hash of their id (never by order). Below the cap the donor pool is the corpus's,
@@ -12,8 +16,8 @@ judgment in memory, and injects exactly as a whole-corpus run does:
 
 :meth:`CorpusSummary.context` gives the
 :class:`~buildds.inject_errors.base.InjectionContext` with those indexes set (its
-``corpus`` a stand-in that yields one stub per single-charge judgment, for the E1 target
-balancing). The summary is written and read as JSON (:meth:`to_json`, :meth:`from_json`).
+``corpus`` a stand-in that yields one stub per single-charge judgment with its charge, for
+the priors' charge counts; the E1 plan set). The summary is written and read as JSON (:meth:`to_json`, :meth:`from_json`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from buildds.inject_errors.base import InjectionContext
+from buildds.inject_errors.charge_balance import ChargePlan, PlanMembers
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
@@ -68,11 +73,14 @@ class CorpusSummary:
     judgments: int = 0
     #: donors left out by the cap (0: the pool is the corpus's, as a whole-corpus run has it)
     donors_dropped: int = 0
-    #: one compact record per single-charge judgment — [id, charge, sentence kind, months,
-    #: probation months, factor kinds] — what E1's corpus-wide charge plan
-    #: (:func:`~buildds.inject_errors.charge_balance.planned_target`) reads of each: the one
-    #: part of the summary that grows with the corpus (about 100 bytes a judgment)
-    singles: list[list[Any]] = field(default_factory=list)
+    #: the single-charge judgments' ranks per E1 plan class, until :meth:`settle`
+    e1_members: PlanMembers | None = None
+    #: E1's charge plan (:meth:`settle`)
+    e1_plan: ChargePlan | None = None
+
+    def __post_init__(self) -> None:
+        if self.e1_members is None and self.e1_plan is None:
+            self.e1_members = PlanMembers(self.seed)
 
     def add(self, j: Judgment) -> None:
         """Count one judgment of the corpus (in any order: the result does not depend on it)."""
@@ -86,9 +94,7 @@ class CorpusSummary:
             self.fines[j.sentence.fine_yuan] += 1
         if len(set(j.charges)) == 1:
             self.single_charges[j.charges[0]] += 1
-            self.singles.append([j.id, j.charges[0], j.sentence.kind, j.sentence.months,
-                                 j.sentence.probation_months,
-                                 sorted({str(f.kind) for f in j.factors})])
+            self._members().add(j)
         if len(j.charges) == 1 and j.sentence.months is not None:
             self._add_donor(sha256_bytes(f"{self.seed}:donor:{j.id}".encode()), slim_donor(j))
 
@@ -108,15 +114,33 @@ class CorpusSummary:
             self.terms.setdefault(kind, Counter()).update(counts)
         self.fines.update(other.fines)
         self.single_charges.update(other.single_charges)
-        self.singles.extend(other.singles)
+        self._members().merge(other._members())
         for group in other.donors.values():
             for rank, j in group:
                 self._add_donor(rank, j)
 
+    def _members(self) -> PlanMembers:
+        if self.e1_members is None:
+            raise ValueError("the corpus summary is settled: no judgment can be added")
+        return self.e1_members
+
+    def settle(self, profile: StatuteProfile) -> None:
+        """Make E1's charge plan from the members and the donors (the corpus is read in full),
+        and drop the members."""
+        from buildds.inject_errors.charge_balance import build_plan
+        from buildds.inject_errors.e1_erroneous_charge import ErroneousCharge
+
+        if self.e1_plan is None:
+            ctx = self.context(profile)
+            self.e1_plan = build_plan(self._members(), *ErroneousCharge(self.seed).plan_rules(ctx))
+            self.e1_members = None
+
     def context(self, profile: StatuteProfile) -> InjectionContext:
         """The injection context of the summarised corpus (see the module docstring)."""
         ctx = InjectionContext(profile=profile,  # a stand-in: iterated, never indexed
-                               corpus=cast(Any, _SingleChargeStubs(self.singles)))
+                               corpus=cast(Any, _SingleChargeStubs(self.single_charges)))
+        if self.e1_plan is not None:
+            ctx._memo[("e1_balance", self.e1_plan.seed)] = self.e1_plan
         ctx._memo[("prior", "terms")] = {k: Counter(v) for k, v in self.terms.items()}
         ctx._memo[("prior", "fines")] = Counter(self.fines)
         by_charge: dict[str, list[Judgment]] = {}
@@ -127,12 +151,15 @@ class CorpusSummary:
 
     # ----------------------------------------------------------------- JSON
     def to_json(self) -> str:
+        """The settled summary as JSON (:meth:`settle` first)."""
+        if self.e1_plan is None:
+            raise ValueError("settle the corpus summary before writing it")
         return json.dumps({
             "seed": self.seed, "judgments": self.judgments,
             "terms": [[kind, charge, _pairs(v)] for (kind, charge), v
                       in sorted(self.terms.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))],
             "fines": _pairs(self.fines), "single_charges": dict(sorted(self.single_charges.items())),
-            "singles": sorted(self.singles, key=lambda r: (r[0], r[1])),
+            "e1_plan": self.e1_plan.to_json(),
             "donors": [[rank, j.model_dump(mode="json")] for _, group in sorted(self.donors.items())
                        for rank, j in sorted(group, key=lambda x: (x[0], x[1].id))],
         }, ensure_ascii=False, sort_keys=True)
@@ -145,7 +172,7 @@ class CorpusSummary:
                          for kind, charge, v in data["terms"]},
                   fines=Counter({int(m): n for m, n in data["fines"]}),
                   single_charges=Counter(data["single_charges"]),
-                  singles=[list(r) for r in data.get("singles", [])])
+                  e1_plan=ChargePlan.from_json(data["e1_plan"]))
         for rank, raw in data["donors"]:
             out._add_donor(rank, Judgment.model_validate(raw))
         return out
@@ -156,24 +183,21 @@ def _pairs(counts: Counter[int]) -> list[list[int]]:
 
 
 class _SingleChargeStubs:
-    """``ctx.corpus`` of a summary: one stub per single-charge judgment with what the E1
-    charge plan and the priors read of it — ``id``, ``charges``, ``sentence`` (kind, months,
-    probation months) and ``factors`` (kinds); the other priors and the donors are set on the
-    context already. Sorted by id: the plan does not depend on the order either way."""
+    """``ctx.corpus`` of a summary: a stub with its charge per single-charge judgment (what
+    the priors' charge counts read); the E1 plan, the other priors and the donors are set on
+    the context already. In charge order: nothing reads it in any other order."""
 
-    def __init__(self, singles: list[list[Any]]) -> None:
-        self._singles = sorted(singles, key=lambda r: (r[0], r[1]))
+    def __init__(self, counts: Counter[str]) -> None:
+        self._counts = counts
 
     def __iter__(self) -> Iterator[Any]:
-        for jid, charge, kind, months, probation, kinds in self._singles:
-            yield SimpleNamespace(
-                id=jid, charges=(charge,),
-                sentence=SimpleNamespace(kind=kind, months=months, probation_months=probation,
-                                         fine_yuan=None),
-                factors=[SimpleNamespace(kind=k) for k in kinds])
+        for charge, n in sorted(self._counts.items()):
+            stub = SimpleNamespace(charges=(charge,))
+            for _ in range(n):
+                yield stub
 
     def __len__(self) -> int:
-        return len(self._singles)
+        return sum(self._counts.values())
 
     def __getitem__(self, i: int) -> Any:
         raise TypeError("a summarised corpus is only iterated")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
@@ -228,8 +228,7 @@ class ErroneousCharge(BaseInjector):
         charge = single_charge(judgment)
         donors = _DonorIndex.of(ctx)
         target = None if ctx.corpus is None else planned_target(
-            ctx, judgment.id, charge, self.seed, lambda c: self._names(c, ctx.profile),
-            lambda j, t: bool(donors.similar(j, t)) or fits(j, t, ctx.profile))
+            ctx, judgment, self.seed, *self.plan_rules(ctx))
         if target is None:  # no corpus plan: a confusable charge drawn for this judgment
             groups = self._confusable(charge, ctx.profile)
             with_donor = [g2 for g in groups
@@ -260,6 +259,12 @@ class ErroneousCharge(BaseInjector):
         if swap:
             rationale["article_swapped"] = [e.old for e in swap] + [e.new for e in swap]
         return Plan(name_edits + swap, gold, rationale)
+
+    def plan_rules(self, ctx: InjectionContext) -> tuple[Callable[[str], list[str]], Callable[..., bool]]:
+        """The corpus plan's questions: a charge's confusable names; may judgment j become t."""
+        donors = _DonorIndex.of(ctx)
+        return (lambda c: self._names(c, ctx.profile),
+                lambda j, t: bool(donors.similar(j, t)) or fits(j, t, ctx.profile))
 
     def _target(self, groups: list[list[str]], ctx: InjectionContext, rng: random.Random) -> str:
         """A confusable charge: a group drawn uniformly and a name in it, each weighted with a

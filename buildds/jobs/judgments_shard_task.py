@@ -144,7 +144,8 @@ def build_shard(task: ShardTask) -> ShardResult:
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,
                                 error_type=s.error_type).kwargs() for s in skips],
         "normal": _normal_rejects(judgments, {d.source_id for d in done}),
-        "roundtrip": {r.id: check_edits(r, by_id[r.id]) for r in rows if r.label == 1},
+        "roundtrip": {r.id: failed for r in rows if r.label == 1  # the failures only
+                      if (failed := check_edits(r, by_id[r.id])) is not None},
         "succeeded": dict(Counter(d.error_type for d in done)),
         "skipped": {e: dict(Counter(s.reason for s in skips if s.error_type == e))
                     for e in task.errors},

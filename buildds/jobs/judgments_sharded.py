@@ -262,23 +262,23 @@ def _tasks(run: JudgmentsRun, found: Survey, *, law_dir: Path, confusable: Path)
 def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
                  ) -> tuple[MergedRows, dict[str, str | None]]:
     """The rows of every shard in id order (streamed from the shards' files:
-    :class:`~buildds.jobs.judgments_merged_rows.MergedRows`), the edit round-trip results, and into the run
-    the rejects (in a whole-corpus run's order) and the injection counts."""
+    :class:`~buildds.jobs.judgments_merged_rows.MergedRows`), the failed edit round trips, and
+    into the run the rejects (in a whole-corpus run's order: the injections' of every shard,
+    then the normal rows', each shard's file read once per kind, never all held) and the
+    injection counts."""
     succeeded: Counter[str] = Counter()
     reasons: dict[str, Counter[str]] = {e: Counter() for e in run.errors}
     roundtrip: dict[str, str | None] = {}
-    normal: list[dict[str, Any]] = []
-    for result in results:
-        data = json.loads((Path(result.folder) / "rejects.json").read_text("utf-8"))
-        for kwargs in data["inject"]:
-            run.rejects.add(**kwargs)
-        normal += data["normal"]
-        roundtrip.update(data["roundtrip"])
-        succeeded.update(data["succeeded"])
-        for etype, counts in data["skipped"].items():
-            reasons.setdefault(etype, Counter()).update(counts)
-    for kwargs in normal:
-        run.rejects.add(**kwargs)
+    for kind in ("inject", "normal"):
+        for result in results:
+            data = json.loads((Path(result.folder) / "rejects.json").read_text("utf-8"))
+            for kwargs in data[kind]:
+                run.rejects.add(**kwargs)
+            if kind == "inject":
+                roundtrip.update(data["roundtrip"])
+                succeeded.update(data["succeeded"])
+                for etype, counts in data["skipped"].items():
+                    reasons.setdefault(etype, Counter()).update(counts)
     for etype in run.errors:
         why = reasons[etype]
         run.report.injections[etype] = InjectionCounts(
@@ -302,6 +302,7 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     found = survey(run, probed, statutes, shard_bytes=shard_bytes)
     if not found.judgments:
         return statutes, DatedCorpus(Counter()), MergedRows([], []), {}
+    found.summary.settle(statutes)  # E1's charge plan, once, for every shard
     tasks = _tasks(run, found, law_dir=law_dir, confusable=confusable)
     dropped = found.summary.donors_dropped
     found.summary.donors.clear()  # written for the shards; not held while they run

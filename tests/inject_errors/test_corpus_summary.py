@@ -40,6 +40,11 @@ def test_a_summary_injects_as_the_whole_corpus(setting: tuple[list[Any], Any]) -
     for j in reversed(judgments):  # counted in another order
         summary.add(j)
     assert summary.donors_dropped == 0
+    with pytest.raises(ValueError, match="settle"):
+        summary.to_json()  # the E1 plan is not made yet
+    summary.settle(profile)
+    with pytest.raises(ValueError, match="settled"):
+        summary.add(judgments[0])
     ctx = CorpusSummary.from_json(summary.to_json()).context(profile)
     table = injectors(0)
     done: list[Any] = []
