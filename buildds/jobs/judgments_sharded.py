@@ -158,20 +158,44 @@ class Survey:
         return self.summary.judgments
 
 
-# long: one input after another, shard by shard, each judgment counted then dropped
 def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
            shard_bytes: int = DEFAULT_SHARD_BYTES) -> Survey:
     """Step "parse" in one light pass (see the module docstring): every input's judgments
     (the first ``limit`` of each) and rejects, the counts and coverage per input."""
-    from buildds.errors import ExtractError
-    from buildds.extract.judgments import CaseRegistry, load_input
-    from buildds.schema.judgments import JudgmentReject
+    from buildds.extract.judgments import CaseRegistry
+    from buildds.safeio.spilled_map import SpilledMap
 
     report, found_all = run.report, Survey(summary=CorpusSummary(seed=run.seed))
     # every reject from here on goes to a file, not memory (.judgments_rejects_spill)
     run.rejects = SpilledRejects(run.out / SHARDS_DIR / "rejects.jsonl", run.rejects)
-    seen: dict[str, str] = {}  # judgment id -> where it was first read, across the inputs
-    cases = CaseRegistry()  # case keys -> where the case was first read, across the inputs
+    # judgment ids and case keys -> where first read, across the inputs: on disk, not held
+    seen = SpilledMap(run.out / SHARDS_DIR / "ids.sqlite")
+    case_keys = SpilledMap(run.out / SHARDS_DIR / "cases.sqlite")
+    try:
+        _survey_inputs(run, probed, statutes, found_all, seen, CaseRegistry(case_keys),
+                       shard_bytes)
+    finally:
+        seen.close()
+        case_keys.close()
+    report.rejected = dict(sorted(Counter(r["reason"] for r in run.rejects.rows).items()))
+    n = found_all.judgments
+    report.profile = ProfileSummary(
+        coverage=dict(statutes.coverage), judgments=n,
+        judgments_all_charges_known=found_all.known,
+        judgments_known_share=round(found_all.known / n, 4) if n else 0.0)
+    return found_all
+
+
+# long: one input after another, shard by shard, each judgment counted then dropped
+def _survey_inputs(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any,
+                   found_all: Survey, seen: Any, cases: Any, shard_bytes: int) -> None:
+    """Each input of the survey into ``found_all`` (its failure, rejects and counts into
+    the run's report); ``seen`` and ``cases``: the ids and cases read so far."""
+    from buildds.errors import ExtractError
+    from buildds.extract.judgments import load_input
+    from buildds.schema.judgments import JudgmentReject
+
+    report = run.report
     for found in probed:
         got: list[JudgmentReject] = []
         assert found.field_map is not None
@@ -204,13 +228,6 @@ def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
         found_all.dates.update(dates)
         found_all.known += known
         found_all.shards += [(found, s, tuple(lines)) for s, lines in kept if lines]
-    report.rejected = dict(sorted(Counter(r["reason"] for r in run.rejects.rows).items()))
-    n = found_all.judgments
-    report.profile = ProfileSummary(
-        coverage=dict(statutes.coverage), judgments=n,
-        judgments_all_charges_known=found_all.known,
-        judgments_known_share=round(found_all.known / n, 4) if n else 0.0)
-    return found_all
 
 
 def _counts_one(j: Judgment, statutes: Any, coverage: Counter[str]) -> int:

@@ -9,7 +9,8 @@
 * :mod:`.sniff` — what a file's bytes really are (pdf, docx, odt, png …), whatever its name says;
 * :mod:`.archive` — a .docx (OOXML zip) opened with limits checked before anything inflates;
 * :mod:`.xml` — :func:`~buildds.safeio.xml.safe_parser`, lxml without DTDs, entities or network;
-* :mod:`.hashing` — sha256 of bytes, a file or a stream.
+* :mod:`.hashing` — sha256 of bytes, a file or a stream;
+* :mod:`.spilled_map` — a string map kept on disk (SQLite), for run-wide registries.
 
 Those four are imported from their modules, never from here: lxml and zipfile are not needed
 to start a command.

@@ -8,7 +8,7 @@ kept once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from typing import Literal
 
 __all__ = ["CaseRegistry", "Procedure", "case_number", "procedure_of"]
@@ -48,10 +48,12 @@ def procedure_of(title: str | None, number: str | None) -> Procedure:
 
 class CaseRegistry:
     """The case keys read so far (a declared case id, a case number) → where the first
-    judgment of that case was read (``<file> line <n>``), across every input of a run."""
+    judgment of that case was read (``<file> line <n>``), across every input of a run;
+    ``store``: where to keep them (a dict by default; a run that must not hold one entry per
+    judgment gives a :class:`~buildds.safeio.spilled_map.SpilledMap`)."""
 
-    def __init__(self) -> None:
-        self._first: dict[str, str] = {}
+    def __init__(self, store: MutableMapping[str, str] | None = None) -> None:
+        self._first: MutableMapping[str, str] = {} if store is None else store
 
     def claim(self, keys: Iterable[str | None], where: str) -> tuple[str, str] | None:
         """(key, where it was first read) when one of ``keys`` is known; otherwise every
