@@ -3,7 +3,7 @@ the real JuDGE judgments (issues 13 and 18).
 
     python benchmarks/bench_judgments_scale.py [--shared ../shared] [--scales 1,10]
         [--shard-bytes 4194304] [--workers 1] [--map-fn module:function] [--no-audit]
-        [--whole] [--keep DIR]
+        [--whole] [--keep DIR] [--runs local:1,local:2,ray:1,ray:2]
 
 The corpus of scale k is made from JuDGE ``test.json`` by seeded perturbation
 (:func:`perturbed_corpus`): copy c of each record gets a new ``text_id`` and case number
@@ -15,7 +15,12 @@ processes), so one scale's peak never hides another's.
 
 ``--map-fn module:function`` names a function ``f(workers) -> map_fn`` (the seam of
 :func:`buildds.jobs.judgments.build_judgments`: ``map_fn(fn, shards)`` → results in input
-order); the default is :func:`buildds.jobs.judgments_sharded.local_map`. ``--whole`` runs
+order); the default is :func:`buildds.jobs.judgments_sharded.local_map`. ``--runs
+local:1,local:2,ray:1,ray:2`` runs each executor and worker count on every scale in one
+invocation (the same generated corpora). "1 worker MB" is the largest resident size any
+one process the build started reached (a pool or Ray worker, or one of Ray's daemons),
+"all procs MB" the largest sum over the build's process tree (both sampled every 0.25 s
+with psutil: Ray's workers are not children the kernel counts for ``workers MB``). ``--whole`` runs
 the whole-corpus path (``shard_bytes=0``) for comparison. "pre-merge" is the time and peak
 RSS when the shards are done (survey + parse/inject/rows), before the merge streams the rows
 for validation, audit and export. Figures on a shared, busy machine
@@ -28,6 +33,7 @@ import argparse
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -101,6 +107,23 @@ def timed_merge(*args, **kw):  # the peak of survey + shards, before the merge s
     phase["before_merge_s"] = time.perf_counter() - t
     return merge(*args, **kw)
 judgments_sharded.merge_shards = timed_merge
+tree = {"worker_max": 0, "total": 0}
+def sample():  # every process this build started (pool or Ray workers, Ray's daemons): RSS
+    import psutil
+    me = psutil.Process()
+    while True:
+        total = me.memory_info().rss
+        for kid in me.children(recursive=True):
+            try:
+                rss = kid.memory_info().rss
+            except psutil.Error:
+                continue
+            total += rss
+            tree["worker_max"] = max(tree["worker_max"], rss)
+        tree["total"] = max(tree["total"], total)
+        time.sleep(0.25)
+import threading
+threading.Thread(target=sample, daemon=True).start()
 mod, _, fn = a["map_fn"].partition(":")
 map_fn = getattr(import_module(mod), fn)(a["workers"])
 t = time.perf_counter()
@@ -111,17 +134,24 @@ own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"seconds": time.perf_counter() - t, "judgments": sum(r.parsed.values()),
                   "rows": r.rows.get("detection", 0), "peak_mb": own / 1024,
-                  "workers_peak_mb": kids / 1024, "shards": r.shards, **phase}))
+                  "workers_peak_mb": kids / 1024, "shards": r.shards,
+                  "worker_max_mb": tree["worker_max"] / 2**20, "tree_peak_mb": tree["total"] / 2**20,
+                  **phase}))
 """
 
 
-def run_one(corpus: Path, out: Path, args: argparse.Namespace, law: Path, confusable: Path
-            ) -> dict:
+#: ``--runs`` names: the map function of each executor
+EXECUTORS = {"local": "buildds.jobs.judgments_sharded:local_map",
+             "ray": "buildds.executors.ray:ray_map"}
+
+
+def run_one(corpus: Path, out: Path, args: argparse.Namespace, law: Path, confusable: Path,
+            map_fn: str, workers: int) -> dict:
     """One build in a fresh process; its figures."""
     spec = {"input": str(corpus), "out": str(out), "law": str(law),
             "confusable": str(confusable), "audit": not args.no_audit,
-            "shard_bytes": 0 if args.whole else args.shard_bytes, "workers": args.workers,
-            "map_fn": args.map_fn}
+            "shard_bytes": 0 if args.whole else args.shard_bytes, "workers": workers,
+            "map_fn": map_fn}
     done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(spec)], cwd=REPO,
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -139,7 +169,12 @@ def main() -> None:
     ap.add_argument("--no-audit", action="store_true")
     ap.add_argument("--whole", action="store_true", help="the whole-corpus path")
     ap.add_argument("--keep", type=Path, help="build here (else a temporary folder)")
+    ap.add_argument("--runs", help="executor:workers,… each on every scale, in one run "
+                    "(e.g. local:1,local:2,ray:1,ray:2; overrides --map-fn/--workers)")
     args = ap.parse_args()
+    runs = ([(name, EXECUTORS[name], int(w)) for name, _, w in
+             (r.partition(":") for r in args.runs.split(","))] if args.runs
+            else [(args.map_fn.rpartition(":")[2], args.map_fn, args.workers)])
     base = args.shared / "realdata" / "judgments"
     src = base / "judge-benchmark" / "test.json"
     law, confusable = base / "cn-criminal-law", (
@@ -147,19 +182,24 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         root = args.keep or Path(tmp)
         root.mkdir(parents=True, exist_ok=True)
-        print(f"{'scale':>5} {'records':>8} {'MB':>7} {'judgments':>9} {'rows':>7} "
-              f"{'s':>7} {'judg/s':>7} {'peak MB':>8} {'workers MB':>10} "
-              f"{'pre-merge s':>11} {'pre-merge MB':>12}")
+        print(f"{'run':>10} {'scale':>5} {'records':>8} {'MB':>7} {'judgments':>9} {'rows':>7} "
+              f"{'s':>7} {'judg/s':>7} {'peak MB':>8} {'workers MB':>10} {'1 worker MB':>11} "
+              f"{'all procs MB':>12} {'pre-merge s':>11} {'pre-merge MB':>12}")
         for scale in (int(s) for s in args.scales.split(",")):
             corpus = root / f"judge_x{scale}.jsonl"
             n = perturbed_corpus(src, corpus, scale)
-            got = run_one(corpus, root / f"out_x{scale}", args, law, confusable)
             mb = corpus.stat().st_size / 1e6
-            print(f"{scale:>5} {n:>8} {mb:>7.1f} {got['judgments']:>9} {got['rows']:>7} "
-                  f"{got['seconds']:>7.1f} {got['judgments'] / got['seconds']:>7.1f} "
-                  f"{got['peak_mb']:>8.0f} {got['workers_peak_mb']:>10.0f} "
-                  f"{got.get('before_merge_s', 0):>11.1f} {got.get('before_merge_mb', 0):>12.0f}",
-                  flush=True)
+            for name, map_fn, workers in runs:
+                out = root / f"out_x{scale}_{name}{workers}"
+                got = run_one(corpus, out, args, law, confusable, map_fn, workers)
+                shutil.rmtree(out, ignore_errors=True)
+                print(f"{name + ':' + str(workers):>10} {scale:>5} {n:>8} {mb:>7.1f} "
+                      f"{got['judgments']:>9} {got['rows']:>7} "
+                      f"{got['seconds']:>7.1f} {got['judgments'] / got['seconds']:>7.1f} "
+                      f"{got['peak_mb']:>8.0f} {got['workers_peak_mb']:>10.0f} "
+                      f"{got['worker_max_mb']:>11.0f} {got['tree_peak_mb']:>12.0f} "
+                      f"{got.get('before_merge_s', 0):>11.1f} "
+                      f"{got.get('before_merge_mb', 0):>12.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -35,14 +35,15 @@ from buildds.errors import ExportError
 from buildds.export.arrow_rows import rows_table
 from buildds.export.common import require_data
 
-__all__ = ["ARROW_FILE", "BATCH", "parquet_fingerprint", "streamed_writer", "write_streamed_splits"]
+__all__ = ["ARROW_FILE", "BATCH", "batches", "parquet_fingerprint", "streamed_writer",
+           "write_streamed_splits"]
 
 #: rows per Arrow record batch and per parquet row group
 BATCH = 1000
 ARROW_FILE = "data-00000-of-00001.arrow"
 
 
-def _batches(rows: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def batches(rows: Iterable[Any], size: int) -> Iterator[list[Any]]:
     it = iter(rows)
     while batch := list(islice(it, size)):
         yield batch
@@ -60,7 +61,7 @@ def _write_split(rows: Iterable[Any], features: Any, arrow_path: Path, parquet_p
         write_statistics=True, version="2.6", data_page_version="1.0", store_schema=True)
     n = nbytes = 0
     try:
-        for batch in _batches(rows, BATCH):
+        for batch in batches(rows, BATCH):
             table = rows_table(batch, features, where=where)
             arrow.write_table(table)
             parquet.write_table(table, row_group_size=BATCH)

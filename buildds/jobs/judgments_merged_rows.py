@@ -3,7 +3,7 @@
 :class:`MergedRows` is what the merge (:func:`buildds.jobs.judgments_sharded.merge_shards`)
 gives the steps after it instead of a list: every iteration is a fresh k-way merge by row
 id (:func:`heapq.merge`) over the shards' row files (each shard wrote its rows in id order,
-one pickle after another, read one at a time:
+a parquet file of the export's columns, read a batch at a time:
 :func:`~buildds.jobs.judgments_shard_task.read_rows`). So validation, the corpus tables, the
 audit's capped sample and the export each see the rows in the final order while at most one
 row per shard is held — the run's memory does not grow with the number of rows.

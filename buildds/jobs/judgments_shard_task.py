@@ -6,10 +6,11 @@ inject and make the rows of the judgments the survey kept in it, and write them 
 ``map_fn(fn, tasks)`` runs it (the built-in ``map``, a process pool, a Ray executor). Its
 files:
 
-- ``rows.pickle`` — the shard's :class:`~buildds.schema.arbench.ArbenchRow` s, in id order,
-  one pickle after another (an intermediate of this run's own folder: exact round trip);
+- ``rows.parquet`` — the shard's :class:`~buildds.schema.arbench.ArbenchRow` s in id order,
+  in the export's columns (:mod:`buildds.export.arbench_rows_file`; the S1–S5 inputs left
+  empty where the row makes them from its parts), read back as the same rows;
 - ``rejects.json`` — the injections skipped and the judgments without a judgment part (each
-  a reject of the run, in judgment order), the round-trip check of every injected row
+  a reject of the run, in judgment order), the failed round-trip checks of the injected rows
   (:func:`buildds.validate.arbench.check_edits`: the records stay here), the counts;
 - ``done.json`` — the marker: the task's ``key`` (shard id, the file's hash, the code
   version, the settings and the corpus summary's hash). A re-run whose marker holds the
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pickle
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ __all__ = ["MARKER", "ShardResult", "ShardTask", "SlimRow", "build_shard", "read
            "release", "slim"]
 
 MARKER = "done.json"
+#: a shard's rows (:mod:`buildds.export.arbench_rows_file`)
+ROWS_FILE = "rows.parquet"
 _CACHE: dict[tuple[str, ...], Any] = {}  # per process: the profile, texts and context
 _INPUTS = ("input_s1", "input_s2", "input_s3", "input_s4", "input_s5")
 
@@ -129,6 +132,7 @@ def build_shard(task: ShardTask) -> ShardResult:
     if marker.is_file() and json.loads(marker.read_text("utf-8")).get("key") == task.key:
         rows = json.loads(marker.read_text("utf-8"))["rows"]
         return ShardResult(task.shard.id, task.folder, rows, resumed=True)
+    from buildds.export.arbench_rows_file import rows_parquet_bytes
     from buildds.pipeline import atomic_write_bytes, atomic_write_text
 
     profile, texts, ctx = _resources(task)
@@ -152,8 +156,8 @@ def build_shard(task: ShardTask) -> ShardResult:
     }
     folder.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)  # written again last: it vouches for the files beside it
-    atomic_write_bytes(folder / "rows.pickle", b"".join(
-        pickle.dumps(slim(r), protocol=pickle.HIGHEST_PROTOCOL) for r in rows))
+    atomic_write_bytes(folder / ROWS_FILE, rows_parquet_bytes(
+        ArbenchRow.as_dict(slim(r)) for r in rows))  # slim: the inputs stay empty
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
     return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
@@ -194,15 +198,13 @@ def _inject(task: ShardTask, judgments: list[Any], profile: Any, ctx: Any
     return done, skipped
 
 
-def read_rows(folder: str | Path) -> Any:
-    """The rows a shard wrote, one at a time (ArbenchRow s, most of them :class:`SlimRow`)."""
-    with open(Path(folder) / "rows.pickle", "rb") as fh:
-        while True:
-            try:
-                row: ArbenchRow = pickle.load(fh)
-            except EOFError:
-                return
-            yield row
+def read_rows(folder: str | Path) -> Iterator[ArbenchRow]:
+    """The rows a shard wrote, one at a time (:class:`SlimRow` s where the inputs were left
+    empty, else the row as it was)."""
+    from buildds.export.arbench_rows_file import read_row_dicts
+
+    for data in read_row_dicts(Path(folder) / ROWS_FILE):
+        yield (SlimRow if all(data[k] == "" for k in _INPUTS) else ArbenchRow).from_dict(data)
 
 
 def _normal_rejects(judgments: list[Any], injected: set[str]) -> list[dict[str, Any]]:

@@ -94,6 +94,18 @@ class ArbenchRow:
             "input_s4": self.input_s4, "input_s5": self.input_s5,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """The row :meth:`as_dict` gave ``data`` (a shard's parquet row read back): the list
+        columns as tuples, the JSON columns parsed, the edits typed again."""
+        return cls(**{**{f.name: data[f.name] for f in fields(cls)},
+                      "charges": tuple(data["charges"]),
+                      "cited_articles": tuple(data["cited_articles"]),
+                      "anomalous_cited_articles": tuple(data["anomalous_cited_articles"]),
+                      "gold_correction": json.loads(data["gold_correction"]),
+                      "rationale": json.loads(data["rationale"]),
+                      "edits": tuple(SpanEdit.model_validate(e) for e in json.loads(data["edits"]))})
+
 
 #: the row columns, in order (the export's features follow this order)
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(ArbenchRow))

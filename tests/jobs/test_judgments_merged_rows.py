@@ -3,17 +3,19 @@ id over the shards' row files, read again on every iteration, rows left out by i
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
-from types import SimpleNamespace
 
+from buildds.export.arbench_rows_file import rows_parquet_bytes
 from buildds.jobs.judgments_merged_rows import MergedRows
+from buildds.jobs.judgments_shard_task import ROWS_FILE
+from tests.export.test_arrow_rows import _row
 
 
 def _shard(folder: Path, ids: list[str]) -> str:
     folder.mkdir()
-    (folder / "rows.pickle").write_bytes(b"".join(
-        pickle.dumps(SimpleNamespace(id=i, label=0)) for i in ids))
+    rows = [_row(i) for i in range(len(ids))]
+    (folder / ROWS_FILE).write_bytes(rows_parquet_bytes(
+        {**r.as_dict(), "id": rid} for r, rid in zip(rows, ids, strict=True)))
     return str(folder)
 
 

@@ -1,0 +1,60 @@
+"""A sharded run's row file (buildds.export.arbench_rows_file): parquet in the export's
+columns, read back as the rows that were written — the merge's input (issue 18)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from buildds.errors import ExportError
+from buildds.export.arbench import arbench_features
+from buildds.export.arbench_rows_file import read_row_dicts, rows_parquet_bytes
+from buildds.jobs.judgments_shard_task import ROWS_FILE, SlimRow, read_rows, slim
+from buildds.schema.arbench import ArbenchRow
+from tests.export.test_arrow_rows import _row
+
+
+@pytest.mark.parametrize("n", [0, 1, 1001, 2500])
+def test_rows_come_back_as_written(tmp_path: Path, n: int) -> None:
+    import pyarrow.parquet as pq
+
+    rows = [_row(i % 40) for i in range(n)]
+    path = tmp_path / "rows.parquet"
+    path.write_bytes(rows_parquet_bytes(r.as_dict() for r in rows))
+    back = list(read_row_dicts(path, chunk=7))
+    assert back == [r.as_dict() for r in rows]
+    assert [ArbenchRow.from_dict(d) for d in back] == rows  # tuples, JSON and edits typed again
+    file = pq.ParquetFile(str(path))  # any parquet reader sees the export's columns
+    assert file.schema_arrow.names == arbench_features().arrow_schema.names
+    assert file.metadata.num_rows == n
+    assert [file.metadata.row_group(g).num_rows for g in range(file.num_row_groups)] == (
+        [1000] * (n // 1000) + [n % 1000] if n % 1000 or not n else [1000] * (n // 1000))
+
+
+def test_a_shard_stores_slim_rows_and_reads_them_back_whole(tmp_path: Path) -> None:
+    """A row whose inputs are made from its parts is stored with them empty (smaller) and read
+    back as a SlimRow whose export dict is the row's; another row is kept as it is."""
+    from buildds.inject_errors.arbench_rows import setting_inputs
+
+    base = _row(1)
+    inputs = setting_inputs(facts=base.facts, judgment=base.judgment, reasoning=base.reasoning,
+                            anomalous_reasoning=base.anomalous_reasoning,
+                            articles=base.articles_text, anomalous_articles=base.anomalous_articles_text)
+    made = ArbenchRow(**{**{k: getattr(base, k) for k in base.__dataclass_fields__}, **inputs,
+                         "id": "a-made"})
+    odd = ArbenchRow(**{**{k: getattr(base, k) for k in base.__dataclass_fields__}, "id": "b-odd"})
+    (tmp_path / ROWS_FILE).write_bytes(rows_parquet_bytes(
+        ArbenchRow.as_dict(slim(r)) for r in (made, odd)))
+    got = list(read_rows(tmp_path))
+    assert isinstance(got[0], SlimRow) and got[0].input_s1 == ""
+    assert got[0].as_dict() == made.as_dict()
+    assert type(got[1]) is ArbenchRow and got[1] == odd
+
+
+def test_a_row_that_does_not_fit_the_columns_is_an_export_error() -> None:
+    bad = {**_row(2).as_dict(), "label": "yes"}
+    with pytest.raises(ExportError, match="shard rows"):
+        rows_parquet_bytes([bad])
+    assert io.BytesIO(rows_parquet_bytes([])).read(4) == b"PAR1"  # an empty shard is a file
