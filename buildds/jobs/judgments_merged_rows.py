@@ -15,10 +15,11 @@ rows' ids are held, never the rows.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from buildds.errors import BuildError
+from buildds.jobs.judgments_matched_normals import read_normals
 from buildds.jobs.judgments_shard_task import read_rows
 
 if TYPE_CHECKING:
@@ -43,12 +44,19 @@ class MergedRows:
     re-read from the files on every iteration; ``excluded``: ids left out."""
 
     def __init__(self, folders: Sequence[str], counts: Sequence[int],
-                 excluded: frozenset[str] = frozenset()) -> None:
+                 excluded: frozenset[str] = frozenset(),
+                 normals: Mapping[str, tuple[str, int]] | None = None) -> None:
         self.folders, self.counts, self.excluded = tuple(folders), tuple(counts), excluded
-        self._len: int | None = None if excluded else sum(self.counts)
+        #: the untouched rows chosen from the shards' candidates (judgment id → the error
+        #: type and bin level it was drawn for: :mod:`.judgments_matched_normals`)
+        self.normals = dict(normals or {})
+        self._len: int | None = None if excluded else sum(self.counts) + len(self.normals)
 
     def __iter__(self) -> Iterator[ArbenchRow]:
-        merged = heapq.merge(*(_in_order(f) for f in self.folders), key=lambda r: r.id)
+        streams = [_in_order(f) for f in self.folders]
+        if self.normals:
+            streams += [read_normals(f, self.normals) for f in self.folders]
+        merged = heapq.merge(*streams, key=lambda r: r.id)
         if not self.excluded:
             return iter(merged)
         return (r for r in merged if r.id not in self.excluded)
@@ -63,4 +71,5 @@ class MergedRows:
 
     def without(self, ids: set[str] | frozenset[str]) -> MergedRows:
         """These rows without ``ids`` (and without the ones already left out)."""
-        return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids))
+        return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids),
+                          self.normals)

@@ -6,8 +6,11 @@ inject and make the rows of the judgments the survey kept in it, and write them 
 ``map_fn(fn, tasks)`` runs it (the built-in ``map``, a process pool, a Ray executor). Its
 files:
 
-- ``rows.pickle`` — the shard's :class:`~buildds.schema.arbench.ArbenchRow` s, in id order,
-  one pickle after another (an intermediate of this run's own folder: exact round trip);
+- ``rows.pickle`` — the shard's injected :class:`~buildds.schema.arbench.ArbenchRow` s, in
+  id order, one pickle after another (an intermediate of this run's own folder: exact round
+  trip); ``normals.pickle`` and ``match.json`` — every judgment it could offer as an
+  untouched row, for the merge's corpus-wide matching
+  (:mod:`buildds.jobs.judgments_matched_normals`);
 - ``rejects.json`` — the injections skipped and the judgments without a judgment part (each
   a reject of the run, in judgment order), the round-trip check of every injected row
   (:func:`buildds.validate.arbench.check_edits`: the records stay here), the counts;
@@ -137,13 +140,19 @@ def build_shard(task: ShardTask) -> ShardResult:
     from buildds.inject_errors.arbench_rows import arbench_rows
     from buildds.validate.arbench import check_edits
 
+    from buildds.inject_errors.arbench_rows import normal_row
+    from buildds.jobs.judgments_matched_normals import MATCH_FILE, NORMALS_FILE, shard_candidates
+
     rows = arbench_rows(judgments, done, texts=texts, profile=profile, seed=task.seed,
-                        normal_share=task.normal_share)
+                        normals={})  # the untouched rows: chosen by the merge, corpus-wide
+    normals, match = shard_candidates(judgments, done, [
+        slim(normal_row(j, texts, profile, seed=task.seed)) for j in judgments
+        if j.judgment.strip()], task.seed)
     by_id = {d.id: d for d in done}
     rejects = {
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,
                                 error_type=s.error_type).kwargs() for s in skips],
-        "normal": _normal_rejects(judgments, {d.source_id for d in done}),
+        "normal": _normal_rejects(judgments),
         "roundtrip": {r.id: check_edits(r, by_id[r.id]) for r in rows if r.label == 1},
         "succeeded": dict(Counter(d.error_type for d in done)),
         "skipped": {e: dict(Counter(s.reason for s in skips if s.error_type == e))
@@ -154,6 +163,8 @@ def build_shard(task: ShardTask) -> ShardResult:
     atomic_write_bytes(folder / "rows.pickle", b"".join(
         pickle.dumps(slim(r), protocol=pickle.HIGHEST_PROTOCOL) for r in rows))
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
+    atomic_write_bytes(folder / NORMALS_FILE, normals)
+    atomic_write_text(folder / MATCH_FILE, match)
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
     return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
 
@@ -204,16 +215,8 @@ def read_rows(folder: str | Path) -> Any:
             yield row
 
 
-def _normal_rejects(judgments: list[Any], injected: set[str]) -> list[dict[str, Any]]:
+def _normal_rejects(judgments: list[Any]) -> list[dict[str, Any]]:
     """As the whole-corpus run's rows step: a judgment without a judgment part cannot be a
-    normal row; one no error was injected into is none either (untouched rows come from the
-    injected rows' judgments: ``no_injection``)."""
-    out = []
-    for j in judgments:
-        if not j.judgment.strip():
-            out.append(NormalRowReject(id=j.id, dataset=j.dataset).kwargs())
-        elif j.id not in injected:
-            out.append(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
-                                       message="no error type applies: not a normal row"
-                                       ).kwargs())
-    return out
+    normal row (any other can: the merge matches them to the injected rows)."""
+    return [NormalRowReject(id=j.id, dataset=j.dataset).kwargs() for j in judgments
+            if not j.judgment.strip()]

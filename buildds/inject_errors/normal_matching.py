@@ -1,0 +1,253 @@
+"""Untouched rows matched to each error type's injected rows on what a surface reader sees
+(issue 13): the comparison population of the shortcut audit, and the dataset's normal rows.
+
+What the detectors read (measured on the real corpora, seed 0; see the README's AR-Bench
+section): for E4 the held-out numeric detector leans on the **term** (permutation importance
+0.50 of balanced accuracy; median 36 months injected vs 14 untouched) and the text classifier
+on its numerals (徒刑二年 / 十年 toward injected, 徒刑一年 / 六个月 toward untouched, the end
+year of the 刑期 note); for E6 on the **fine's magnitude** (log fine 0.38; median 10,000 vs
+3,000 yuan: 万元 toward injected, 一千元 / 二千元 toward untouched). E4 moves the term to
+[0.9·max, max] of the tier (the paper's band) and E6 the fine just outside the multiple, so
+the injected values are lawful-looking numbers of the *upper* part of the range, while the
+untouched versions of the same judgments (mitigated, fined about the base) sit low: a cue
+made by the choice of the comparison rows, not by the text.
+
+So the untouched rows are drawn per error type to match the type's injected rows on the
+values the judgment part shows — :func:`match_bins`: the first charge, the penalty kind, the
+term bin (:data:`TERM_EDGES`: upper bounds at the tier limits 6 / 12 / 24 / 36 / 60 / 84 /
+120 / 180 months, so a term at the top of its tier shares a bin with the tier's other top
+terms) and the fine's half-decade — from every judgment with a judgment part, each judgment
+at most once (:func:`select_matched`):
+
+* a type's quota is ``share ×`` its injected rows, split over its bins by their rows
+  (largest remainder, ties by a seeded hash: :func:`quota`), so small bins are not all
+  rounded away and the type's total is exact;
+* within a bin the candidates are taken by a rank from a hash of the seed and the judgment id
+  (:func:`rank`), never by order, and handed to the types in rank order, each time to the
+  type with the largest share of its quota still open (ties by type name);
+* what a bin cannot supply moves to the coarser bin (:data:`LEVELS`: charge · kind · term ·
+  fine → kind · term · fine → kind · term); what the coarsest cannot supply is a
+  **shortfall**, reported per type (``report.json`` ``normal_matching``, report.md), never
+  filled with unmatched rows.
+
+The selection reads the candidates through a callable that gives a fresh iterable each time
+(one pass per level), holding only a heap of the quota's size per bin and the chosen ids:
+the whole-corpus run passes its judgments' candidates, a sharded run streams the candidate
+files its shards wrote (:mod:`buildds.jobs.judgments_matched_normals`) — the same function,
+so both give the same rows.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import heapq
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from buildds.schema.judgments import InjectedJudgment, Judgment
+
+__all__ = ["LEVELS", "TERM_EDGES", "Candidate", "Matching", "candidates_of", "injected_bins",
+           "match_bins", "match_judgments", "matched_rationale", "quota", "rank",
+           "select_matched"]
+
+#: the bins from finest to coarsest (each a ``|``-joined key; see :func:`match_bins`)
+LEVELS = ("charge·kind·term·fine", "kind·term·fine", "kind·term")
+#: term bins are (previous edge, edge] in months; beyond the last: one bin
+#: — the limits of the tiers (6 拘役, 12, 24, 36, 60, 84, 120, 180 months) and 0.9 × each
+#: (E4's band is [0.9·max, max]: the top of a tier is a bin of its own), with steps between
+TERM_EDGES = (0, 1, 2, 3, 5, 6, 9, 10, 12, 18, 21, 24, 30, 32, 36, 48, 54, 60, 72, 75, 84,
+              96, 108, 120, 150, 162, 180, 240)
+
+#: the three bins of one judgment part, finest first
+Bins = tuple[str, str, str]
+
+
+@dataclass(frozen=True, order=True)
+class Candidate:
+    """A judgment that can be an untouched row: its rank (the order it is taken in within a
+    bin), its id and its bins."""
+
+    rank: str
+    id: str
+    bins: Bins
+
+
+@dataclass
+class Matching:
+    """The selection: ``chosen`` id → (error type, level index); per type its quota, the
+    rows drawn at each level and the shortfall."""
+
+    chosen: dict[str, tuple[str, int]] = field(default_factory=dict)
+    quota: dict[str, int] = field(default_factory=dict)
+    drawn: dict[str, list[int]] = field(default_factory=dict)
+    shortfall: dict[str, int] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """``report.json`` ``normal_matching``."""
+        return {"levels": list(LEVELS), "term_edges_months": list(TERM_EDGES),
+                "by_type": {t: {"quota": self.quota[t], "drawn": sum(self.drawn[t]),
+                                "by_level": dict(zip(LEVELS, self.drawn[t], strict=True)),
+                                "shortfall": self.shortfall[t]} for t in sorted(self.quota)}}
+
+    def to_markdown(self) -> str:
+        """The report.md section: per type its quota, the rows drawn per level, shortfall."""
+        lines = ["## Untouched rows matched per error type", "",
+                 "Each error type is compared with untouched rows drawn to match its injected "
+                 "rows on charge, penalty kind, term bin and fine magnitude (finest bin first, "
+                 "then coarser; each judgment at most once). A shortfall is quota the corpus "
+                 "could not supply at the coarsest bin (kind · term); it is not filled.", "",
+                 "| error | quota | " + " | ".join(LEVELS) + " | shortfall |",
+                 "|---|---:|" + "---:|" * len(LEVELS) + "---:|"]
+        for t in sorted(self.quota):
+            lines.append(f"| {t} | {self.quota[t]} | "
+                         + " | ".join(str(n) for n in self.drawn[t])
+                         + f" | {self.shortfall[t]} |")
+        return "\n".join(lines)
+
+
+def _term_bin(months: int | None) -> str:
+    if months is None:
+        return "-"
+    i = bisect.bisect_left(TERM_EDGES, months)
+    return f"≤{TERM_EDGES[i]}" if i < len(TERM_EDGES) else f">{TERM_EDGES[-1]}"
+
+
+def _fine_bin(fine: int | None) -> str:
+    return f"e{math.floor(2 * math.log10(fine)) / 2:g}" if fine else "-"
+
+
+def match_bins(text: str) -> Bins:
+    """The bins of a judgment part, finest first (:data:`LEVELS`), read by the parsers the
+    build and the audit's detectors use."""
+    from buildds.extract.judgments import parse_charges, parse_sentence
+
+    s = parse_sentence(text)
+    charge = next((c.name for c in parse_charges(text)), "-")
+    kind = (s.kind or "-") + ("+缓刑" if s.probation_months else "")
+    term, fine = _term_bin(s.months), _fine_bin(s.fine_yuan)
+    return f"{charge}|{kind}|{term}|{fine}", f"{kind}|{term}|{fine}", f"{kind}|{term}"
+
+
+def rank(seed: int, source_id: str) -> str:
+    """The judgment's place within a bin: a hash of the seed and its id."""
+    return hashlib.sha256(f"{seed}:normal:{source_id}".encode()).hexdigest()
+
+
+def quota(counts: Mapping[str, int], share: float, seed: int, etype: str) -> dict[str, int]:
+    """One type's quota per bin from its injected rows per bin: ``share ×`` the type's rows
+    in all (half rounded up) split by largest remainder — every bin its whole part, the
+    units left to the bins with the largest fractions, ties by a hash of the seed, type and
+    bin (so the type's total is exact and no bin is favoured by its name)."""
+    total = math.floor(share * sum(counts.values()) + 0.5)
+    parts = {k: share * n for k, n in counts.items()}
+    out = {k: math.floor(v) for k, v in parts.items()}
+    order = sorted(parts, key=lambda k: (-(parts[k] - out[k]), hashlib.sha256(
+        f"{seed}:quota:{etype}:{k}".encode()).hexdigest()))
+    for k in order[:max(0, total - sum(out.values()))]:
+        out[k] += 1
+    return out
+
+
+def _parent(level: int, key: str) -> str:
+    """The coarser bin of a ``level`` bin (level 0 drops the charge, level 1 the fine)."""
+    return key.split("|", 1)[1] if level == 0 else key.rsplit("|", 1)[0]
+
+
+def _take(candidates: Iterable[Candidate], level: int, need: Mapping[str, int],
+          chosen: Mapping[str, object]) -> dict[str, list[Candidate]]:
+    """Per bin the ``need[bin]`` best-ranked candidates not chosen yet (bounded heaps)."""
+    heaps: dict[str, list[tuple[int, str, Candidate]]] = defaultdict(list)
+    for c in candidates:
+        key = c.bins[level]
+        n = need.get(key, 0)
+        if not n or c.id in chosen:
+            continue
+        heap = heaps[key]  # a max-heap on the rank: the worst kept one on top
+        item = (-int(c.rank, 16), c.id, c)
+        if len(heap) < n:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+    return {k: sorted((c for _, _, c in h), key=lambda c: (c.rank, c.id))
+            for k, h in heaps.items()}
+
+
+def _hand_out(picked: list[Candidate], demand: Mapping[str, int]) -> dict[str, list[str]]:
+    """The picked candidates in rank order, each to the type with the largest share of its
+    demand still open (ties by type name)."""
+    got: dict[str, list[str]] = {t: [] for t in demand}
+    for c in picked:
+        open_ = [(len(got[t]) / d, t) for t, d in demand.items() if len(got[t]) < d]
+        if not open_:
+            break
+        got[min(open_)[1]].append(c.id)
+    return got
+
+
+def select_matched(candidates: Callable[[], Iterable[Candidate]],
+                   injected: Iterable[tuple[str, Bins]], *, share: float, seed: int
+                   ) -> Matching:
+    """The untouched rows of every error type (see the module docstring): ``candidates()``
+    gives every candidate afresh (read once per level), ``injected`` the (error type, bins)
+    of every injected row."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)  # type → bin → injected rows
+    for etype, bins in injected:
+        counts[etype][bins[0]] += 1
+    demand: dict[str, Counter[str]] = defaultdict(Counter)  # bin → type → rows wanted
+    result = Matching()
+    for etype in sorted(counts):
+        quotas = quota(counts[etype], share, seed, etype)
+        result.quota[etype], result.drawn[etype] = sum(quotas.values()), [0] * len(LEVELS)
+        for key, q in quotas.items():
+            if q:
+                demand[key][etype] += q
+    for level in range(len(LEVELS)):
+        need = {k: sum(d.values()) for k, d in demand.items()}
+        picked = _take(candidates(), level, need, result.chosen)
+        coarser: dict[str, Counter[str]] = defaultdict(Counter)
+        for key in sorted(demand):
+            got = _hand_out(picked.get(key, []), demand[key])
+            for etype, wanted in demand[key].items():
+                for source_id in got[etype]:
+                    result.chosen[source_id] = (etype, level)
+                result.drawn[etype][level] += len(got[etype])
+                if wanted > len(got[etype]) and level + 1 < len(LEVELS):
+                    coarser[_parent(level, key)][etype] += wanted - len(got[etype])
+                elif wanted > len(got[etype]):
+                    result.shortfall[etype] = (result.shortfall.get(etype, 0)
+                                               + wanted - len(got[etype]))
+        demand = coarser
+    for etype in result.quota:
+        result.shortfall.setdefault(etype, 0)
+    result.shortfall = dict(sorted(result.shortfall.items()))
+    return result
+
+
+def candidates_of(judgments: Iterable[Judgment], seed: int) -> list[Candidate]:
+    """Every judgment with a judgment part as a candidate untouched row."""
+    return [Candidate(rank(seed, j.id), j.id, match_bins(j.judgment))
+            for j in judgments if j.judgment.strip()]
+
+
+def injected_bins(injected: Iterable[InjectedJudgment]) -> list[tuple[str, Bins]]:
+    """(error type, bins of the injected judgment part) of every injected row."""
+    return [(str(r.error_type), match_bins(r.judgment)) for r in injected]
+
+
+def match_judgments(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
+                    share: float, seed: int) -> Matching:
+    """:func:`select_matched` over judgments held in memory (the whole-corpus run)."""
+    pool = candidates_of(judgments, seed)
+    return select_matched(lambda: pool, injected_bins(injected), share=share, seed=seed)
+
+
+def matched_rationale(etype: str, level: int) -> dict[str, object]:
+    """What a matched untouched row records (its ``rationale``): the error type whose
+    comparison it was drawn for and the bin it was matched on."""
+    return {"matched_for": etype, "matched_on": LEVELS[level]}

@@ -1,0 +1,101 @@
+"""The untouched rows of ``buildds judgments`` matched per error type (issue 13,
+:mod:`buildds.inject_errors.normal_matching`), for the whole-corpus run and the sharded one.
+
+Whole corpus: :func:`match_corpus` selects over the judgments in memory. Sharded: the
+selection needs corpus-wide counts, so each shard writes every judgment it could offer as an
+untouched row — its row in ``normals.pickle`` (id order, one pickle after another, slim) and
+its rank and bins, with the bins of the shard's injected rows, in ``match.json``
+(:func:`shard_candidates`); the merge selects over all shards' ``match.json`` files
+(:func:`match_shards`: one streamed pass per bin level, bounded heaps) and the merged rows
+take the chosen rows from ``normals.pickle`` (:func:`read_normals`), recording the type each
+was drawn for as the whole-corpus run does. Both runs call the same
+:func:`~buildds.inject_errors.normal_matching.select_matched`: the same rows, byte for byte.
+
+The selection's figures (quota, rows per bin level, shortfall per type) go to
+``report.json`` ``normal_matching`` and report.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from buildds.inject_errors.normal_matching import (
+    Candidate,
+    Matching,
+    candidates_of,
+    injected_bins,
+    match_judgments,
+    matched_rationale,
+    select_matched,
+)
+
+if TYPE_CHECKING:
+    from buildds.schema.arbench import ArbenchRow
+
+__all__ = ["MATCH_FILE", "NORMALS_FILE", "match_corpus", "match_shards", "read_normals",
+           "record_matching", "shard_candidates"]
+
+MATCH_FILE = "match.json"
+NORMALS_FILE = "normals.pickle"
+
+
+def record_matching(run: Any, matching: Matching) -> dict[str, tuple[str, int]]:
+    """The selection's figures into the run's report; the chosen ids."""
+    run.report.normal_matching = matching.as_json()
+    run.report.normal_matching_md = matching.to_markdown()
+    return matching.chosen
+
+
+def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any]
+                 ) -> dict[str, tuple[str, int]]:
+    """The whole-corpus run's untouched rows: judgment id → (error type, bin level)."""
+    return record_matching(run, match_judgments(judgments, done, share=run.normal_share,
+                                                seed=run.seed))
+
+
+def shard_candidates(judgments: Sequence[Any], done: Sequence[Any],
+                     normal_rows: Sequence[ArbenchRow], seed: int) -> tuple[bytes, str]:
+    """A shard's ``normals.pickle`` bytes (``normal_rows``, every candidate's row, in id
+    order) and ``match.json`` text (the candidates and the injected rows' bins)."""
+    cands = candidates_of(judgments, seed)
+    data = {"candidates": [[c.rank, c.id, list(c.bins)] for c in cands],
+            "injected": [[t, list(b)] for t, b in injected_bins(done)]}
+    rows = b"".join(pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)
+                    for r in sorted(normal_rows, key=lambda r: r.id))
+    return rows, json.dumps(data, ensure_ascii=False)
+
+
+def _match_data(folders: Sequence[str]) -> Iterator[dict[str, Any]]:
+    for folder in folders:
+        yield json.loads((Path(folder) / MATCH_FILE).read_text("utf-8"))
+
+
+def match_shards(run: Any, folders: Sequence[str]) -> dict[str, tuple[str, int]]:
+    """The sharded run's untouched rows over every shard's ``match.json`` (streamed: one
+    shard's file at a time, once per level)."""
+    def candidates() -> Iterator[Candidate]:
+        for data in _match_data(folders):
+            for r, i, bins in data["candidates"]:
+                yield Candidate(r, i, tuple(bins))  # type: ignore[arg-type]
+
+    injected = ((t, tuple(b)) for data in _match_data(folders) for t, b in data["injected"])
+    return record_matching(run, select_matched(candidates, injected,  # type: ignore[arg-type]
+                                               share=run.normal_share, seed=run.seed))
+
+
+def read_normals(folder: str, chosen: Mapping[str, tuple[str, int]]) -> Iterator[ArbenchRow]:
+    """The chosen untouched rows of a shard, in id order, each recording the error type it
+    was drawn for (as :func:`~buildds.inject_errors.arbench_rows.normal_row` does)."""
+    with open(Path(folder) / NORMALS_FILE, "rb") as fh:
+        while True:
+            try:
+                row: ArbenchRow = pickle.load(fh)
+            except EOFError:
+                return
+            if row.source_id in chosen:
+                yield dataclasses.replace(row, rationale=matched_rationale(*chosen[row.source_id]))
