@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LEVELS", "TERM_EDGES", "Candidate", "Matching", "candidates_of", "injected_bins",
            "match_bins", "match_judgments", "matched_rationale", "quota", "rank",
-           "select_matched"]
+           "select_matched", "unmatched_rows"]
 
 #: the bins from finest to coarsest (each a ``|``-joined key; see :func:`match_bins`)
 LEVELS = ("charge·kind·term·fine", "kind·term·fine", "kind·term")
@@ -87,13 +87,19 @@ class Matching:
     quota: dict[str, int] = field(default_factory=dict)
     drawn: dict[str, list[int]] = field(default_factory=dict)
     shortfall: dict[str, int] = field(default_factory=dict)
+    #: (error type, coarsest bin) → (quota, shortfall) where the bin fell short
+    short_bins: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    #: injected rows left out per type (:func:`unmatched_rows`)
+    left_out: dict[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         """``report.json`` ``normal_matching``."""
         return {"levels": list(LEVELS), "term_edges_months": list(TERM_EDGES),
                 "by_type": {t: {"quota": self.quota[t], "drawn": sum(self.drawn[t]),
                                 "by_level": dict(zip(LEVELS, self.drawn[t], strict=True)),
-                                "shortfall": self.shortfall[t]} for t in sorted(self.quota)}}
+                                "shortfall": self.shortfall[t],
+                                "injected_left_out": self.left_out.get(t, 0)}
+                            for t in sorted(self.quota)}}
 
     def to_markdown(self) -> str:
         """The report.md section: per type its quota, the rows drawn per level, shortfall."""
@@ -101,13 +107,16 @@ class Matching:
                  "Each error type is compared with untouched rows drawn to match its injected "
                  "rows on charge, penalty kind, term bin and fine magnitude (finest bin first, "
                  "then coarser; each judgment at most once). A shortfall is quota the corpus "
-                 "could not supply at the coarsest bin (kind · term); it is not filled.", "",
-                 "| error | quota | " + " | ".join(LEVELS) + " | shortfall |",
-                 "|---|---:|" + "---:|" * len(LEVELS) + "---:|"]
+                 "could not supply at the coarsest bin (kind · term); it is not filled: the "
+                 "type's injected rows of that bin beyond share × its untouched rows are left "
+                 "out (`no_matched_untouched_row` in rejects.jsonl), so no bin holds injected "
+                 "rows a reader could tell by their values alone.", "",
+                 "| error | quota | " + " | ".join(LEVELS) + " | shortfall | injected left out |",
+                 "|---|---:|" + "---:|" * len(LEVELS) + "---:|---:|"]
         for t in sorted(self.quota):
             lines.append(f"| {t} | {self.quota[t]} | "
                          + " | ".join(str(n) for n in self.drawn[t])
-                         + f" | {self.shortfall[t]} |")
+                         + f" | {self.shortfall[t]} | {self.left_out.get(t, 0)} |")
         return "\n".join(lines)
 
 
@@ -200,6 +209,7 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
     for etype, bins in injected:
         counts[etype][bins[0]] += 1
     demand: dict[str, Counter[str]] = defaultdict(Counter)  # bin → type → rows wanted
+    coarse: Counter[tuple[str, str]] = Counter()  # (type, coarsest bin) → quota
     result = Matching()
     for etype in sorted(counts):
         quotas = quota(counts[etype], share, seed, etype)
@@ -207,6 +217,7 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
         for key, q in quotas.items():
             if q:
                 demand[key][etype] += q
+                coarse[(etype, _parent(1, _parent(0, key)))] += q
     for level in range(len(LEVELS)):
         need = {k: sum(d.values()) for k, d in demand.items()}
         picked = _take(candidates(), level, need, result.chosen)
@@ -222,6 +233,8 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
                 elif wanted > len(got[etype]):
                     result.shortfall[etype] = (result.shortfall.get(etype, 0)
                                                + wanted - len(got[etype]))
+                    result.short_bins[(etype, key)] = (coarse[(etype, key)],
+                                                       wanted - len(got[etype]))
         demand = coarser
     for etype in result.quota:
         result.shortfall.setdefault(etype, 0)
@@ -235,19 +248,49 @@ def candidates_of(judgments: Iterable[Judgment], seed: int) -> list[Candidate]:
             for j in judgments if j.judgment.strip()]
 
 
-def injected_bins(injected: Iterable[InjectedJudgment]) -> list[tuple[str, Bins]]:
-    """(error type, bins of the injected judgment part) of every injected row."""
-    return [(str(r.error_type), match_bins(r.judgment)) for r in injected]
+def injected_bins(injected: Iterable[InjectedJudgment]) -> list[tuple[str, str, Bins]]:
+    """(row id, error type, bins of the injected judgment part) of every injected row."""
+    return [(r.id, str(r.error_type), match_bins(r.judgment)) for r in injected]
 
 
 def match_judgments(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
-                    share: float, seed: int) -> Matching:
-    """:func:`select_matched` over judgments held in memory (the whole-corpus run)."""
-    pool = candidates_of(judgments, seed)
-    return select_matched(lambda: pool, injected_bins(injected), share=share, seed=seed)
+                    share: float, seed: int) -> tuple[Matching, list[str]]:
+    """:func:`select_matched` and :func:`unmatched_rows` over judgments held in memory (the
+    whole-corpus run): the selection and the injected row ids left out."""
+    pool, rows = candidates_of(judgments, seed), injected_bins(injected)
+    matching = select_matched(lambda: pool, [(t, b) for _, t, b in rows], share=share,
+                              seed=seed)
+    return matching, unmatched_rows(lambda: rows, matching, share=share, seed=seed)
 
 
 def matched_rationale(etype: str, level: int) -> dict[str, object]:
     """What a matched untouched row records (its ``rationale``): the error type whose
     comparison it was drawn for and the bin it was matched on."""
     return {"matched_for": etype, "matched_on": LEVELS[level]}
+
+
+def unmatched_rows(injected: Callable[[], Iterable[tuple[str, str, Bins]]],
+                   matching: Matching, *, share: float, seed: int) -> list[str]:
+    """The ids of the injected rows left out where the corpus fell short (``injected()``:
+    (row id, error type, bins) of every injected row, read twice): in a coarsest bin whose
+    quota ``Q`` got ``Q − s`` untouched rows, a type keeps ``⌊(Q − s) / share⌋`` of its
+    ``N`` rows there, those ranked best by a hash of the seed and the row id (bounded heaps
+    of the rows left out). Sorted; ``matching.left_out`` counts them per type."""
+    counts: Counter[tuple[str, str]] = Counter((t, b[2]) for _, t, b in injected())
+    drop = {key: n - min(n, math.floor((q - short) / share + 1e-9))
+            for key, n in counts.items() if key in matching.short_bins
+            for q, short in [matching.short_bins[key]]}
+    heaps: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    for row_id, etype, bins in injected():
+        n = drop.get((etype, bins[2]), 0)
+        if not n:
+            continue
+        item = (hashlib.sha256(f"{seed}:unmatched:{row_id}".encode()).hexdigest(), row_id)
+        heap = heaps[(etype, bins[2])]  # a min-heap holding the n largest hashes: left out
+        if len(heap) < n:
+            heapq.heappush(heap, item)
+        elif item > heap[0]:
+            heapq.heapreplace(heap, item)
+    matching.left_out = dict(sorted(Counter(
+        etype for (etype, _), heap in heaps.items() for _ in heap).items()))
+    return sorted(row_id for heap in heaps.values() for _, row_id in heap)

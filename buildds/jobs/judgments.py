@@ -287,7 +287,7 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     from buildds.jobs.judgments_versions import rows_by_version
 
     jp = run.options["profile"] == "jp"
-    chosen = {} if jp else match_corpus(run, judgments, done)
+    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done)
     normals = ({j.id for j in select_normals(judgments, run.normal_share, run.seed, done)}
                if jp else set(chosen))
     injected = {r.source_id for r in done}
@@ -304,6 +304,7 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
     else:
         rows = arbench_rows(judgments, done, texts=load_article_texts(law_dir),
                             profile=statutes, seed=run.seed, normals=chosen)
+    rows = [r for r in rows if r.id not in left_out]  # no untouched row matches them
     assert sum(1 for r in rows if r.label == 0) == len(normals)
     return rows
 

@@ -32,6 +32,7 @@ from buildds.inject_errors.normal_matching import (
     match_judgments,
     matched_rationale,
     select_matched,
+    unmatched_rows,
 )
 
 if TYPE_CHECKING:
@@ -44,18 +45,27 @@ MATCH_FILE = "match.json"
 NORMALS_FILE = "normals.pickle"
 
 
-def record_matching(run: Any, matching: Matching) -> dict[str, tuple[str, int]]:
-    """The selection's figures into the run's report; the chosen ids."""
+def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, str, str]]
+                    ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+    """The selection's figures into the run's report and each injected row left out
+    (``left_out``: row id, source id, error type) a reject; the chosen untouched rows and
+    the ids left out."""
+    from buildds.schema.judgments_rejects import UnmatchedReject
+
+    for row_id, source_id, etype in sorted(left_out):
+        run.reject(UnmatchedReject(id=row_id, source_id=source_id, error_type=etype))
     run.report.normal_matching = matching.as_json()
     run.report.normal_matching_md = matching.to_markdown()
-    return matching.chosen
+    return matching.chosen, {row_id for row_id, _, _ in left_out}
 
 
 def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any]
-                 ) -> dict[str, tuple[str, int]]:
-    """The whole-corpus run's untouched rows: judgment id → (error type, bin level)."""
-    return record_matching(run, match_judgments(judgments, done, share=run.normal_share,
-                                                seed=run.seed))
+                 ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+    """The whole-corpus run's untouched rows (judgment id → (error type, bin level)) and
+    the injected row ids left out."""
+    matching, left_out = match_judgments(judgments, done, share=run.normal_share, seed=run.seed)
+    source = {r.id: (r.source_id, str(r.error_type)) for r in done}
+    return record_matching(run, matching, [(i, *source[i]) for i in left_out])
 
 
 def shard_candidates(judgments: Sequence[Any], done: Sequence[Any],
@@ -64,7 +74,8 @@ def shard_candidates(judgments: Sequence[Any], done: Sequence[Any],
     order) and ``match.json`` text (the candidates and the injected rows' bins)."""
     cands = candidates_of(judgments, seed)
     data = {"candidates": [[c.rank, c.id, list(c.bins)] for c in cands],
-            "injected": [[t, list(b)] for t, b in injected_bins(done)]}
+            "injected": [[i, r.source_id, t, list(b)]
+                         for (i, t, b), r in zip(injected_bins(done), done, strict=True)]}
     rows = b"".join(pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)
                     for r in sorted(normal_rows, key=lambda r: r.id))
     return rows, json.dumps(data, ensure_ascii=False)
@@ -75,17 +86,27 @@ def _match_data(folders: Sequence[str]) -> Iterator[dict[str, Any]]:
         yield json.loads((Path(folder) / MATCH_FILE).read_text("utf-8"))
 
 
-def match_shards(run: Any, folders: Sequence[str]) -> dict[str, tuple[str, int]]:
-    """The sharded run's untouched rows over every shard's ``match.json`` (streamed: one
-    shard's file at a time, once per level)."""
+def match_shards(run: Any, folders: Sequence[str]
+                 ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+    """The sharded run's untouched rows and the injected row ids left out, over every
+    shard's ``match.json`` (streamed: one shard's file at a time, once per pass)."""
     def candidates() -> Iterator[Candidate]:
         for data in _match_data(folders):
             for r, i, bins in data["candidates"]:
                 yield Candidate(r, i, tuple(bins))  # type: ignore[arg-type]
 
-    injected = ((t, tuple(b)) for data in _match_data(folders) for t, b in data["injected"])
-    return record_matching(run, select_matched(candidates, injected,  # type: ignore[arg-type]
-                                               share=run.normal_share, seed=run.seed))
+    def injected() -> Iterator[tuple[str, str, str, tuple[str, ...]]]:
+        for data in _match_data(folders):
+            for i, source_id, t, b in data["injected"]:
+                yield i, source_id, t, tuple(b)
+
+    share, seed = run.normal_share, run.seed
+    matching = select_matched(candidates, ((t, b) for _, _, t, b in injected()),  # type: ignore[misc]
+                              share=share, seed=seed)
+    left = set(unmatched_rows(lambda: ((i, t, b) for i, _, t, b in injected()),  # type: ignore[misc]
+                              matching, share=share, seed=seed))
+    return record_matching(run, matching, [(i, s, t) for i, s, t, _ in injected()
+                                           if i in left])
 
 
 def read_normals(folder: str, chosen: Mapping[str, tuple[str, int]]) -> Iterator[ArbenchRow]:

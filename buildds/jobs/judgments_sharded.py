@@ -286,7 +286,8 @@ def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
             succeeded=succeeded[etype], skipped=sum(why.values()),
             skip_reasons=dict(sorted(why.items())))
     folders = [r.folder for r in results]  # untouched rows: matched corpus-wide (issue 13)
-    return (MergedRows(folders, [r.rows for r in results], normals=match_shards(run, folders)),
+    normals, left_out = match_shards(run, folders)
+    return (MergedRows(folders, [r.rows for r in results], frozenset(left_out), normals),
             roundtrip)
 
 

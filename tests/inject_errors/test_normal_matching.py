@@ -91,8 +91,8 @@ def test_coarser_bins_then_shortfall_reported() -> None:
     assert all(not i.startswith("盗窃|有期徒刑|≤6") for i in m.chosen)
     assert m.as_json()["by_type"]["E4"] == {
         "quota": 10, "drawn": 3, "by_level": dict(zip(LEVELS, [1, 1, 1], strict=True)),
-        "shortfall": 7}
-    assert "| E4 | 10 | 1 | 1 | 1 | 7 |" in m.to_markdown()
+        "shortfall": 7, "injected_left_out": 0}
+    assert "| E4 | 10 | 1 | 1 | 1 | 7 | 0 |" in m.to_markdown()
 
 
 def test_candidates_are_read_once_per_level() -> None:
@@ -106,3 +106,25 @@ def test_candidates_are_read_once_per_level() -> None:
 
     select_matched(candidates, [("E1", a)] * 4, share=0.5, seed=0)
     assert len(calls) == len(LEVELS)
+
+
+def test_injected_rows_the_corpus_cannot_match_are_left_out() -> None:
+    """Where the coarsest bin falls short, a type keeps ⌊matched / share⌋ of its rows there
+    (the rest would be told apart by their values alone); other bins keep every row."""
+    from buildds.inject_errors.normal_matching import unmatched_rows
+
+    top, low = _bins("盗窃", "≤120"), _bins("盗窃", "≤12")
+    pool = _pool({top: 2, low: 40})
+    injected = [(f"t{i}-E4", "E4", top) for i in range(10)]
+    injected += [(f"l{i}-E4", "E4", low) for i in range(10)]
+    m = select_matched(lambda: pool, [(t, b) for _, t, b in injected], share=0.5, seed=0)
+    assert m.shortfall == {"E4": 3} and m.drawn["E4"] == [7, 0, 0]
+    out = unmatched_rows(lambda: injected, m, share=0.5, seed=0)
+    assert len(out) == 6 and all(i.startswith("t") for i in out)  # 10 - ⌊2 / 0.5⌋
+    assert m.left_out == {"E4": 6} and m.as_json()["by_type"]["E4"]["injected_left_out"] == 6
+    again = unmatched_rows(lambda: list(reversed(injected)), m, share=0.5, seed=0)
+    assert again == out
+    # nothing short: nothing left out
+    full = select_matched(lambda: _pool({top: 9, low: 9}), [(t, b) for _, t, b in injected],
+                          share=0.5, seed=0)
+    assert unmatched_rows(lambda: injected, full, share=0.5, seed=0) == []
