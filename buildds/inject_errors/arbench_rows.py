@@ -273,15 +273,15 @@ def arbench_rows(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgm
                  normals: Mapping[str, tuple[str, int]] | None = None) -> list[ArbenchRow]:
     """Normal rows + one row per injection, sorted by id. The normal rows: ``normals``
     (judgment id → the error type and level it was drawn for), by default matched to the
-    injections over ``judgments``, leaving out the injected rows the corpus has no match for
-    (:func:`~buildds.inject_errors.normal_matching.match_judgments`)."""
+    injections over ``judgments``
+    (:func:`~buildds.inject_errors.normal_matching.match_judgments`; the build also leaves
+    out the injected rows the corpus has no match for:
+    :mod:`buildds.jobs.judgments_matched_normals`)."""
     from buildds.inject_errors.normal_matching import match_judgments
 
     done, pool = list(injected), list(judgments)
     if normals is None:
-        matching, left_out = match_judgments(pool, done, share=normal_share, seed=seed)
-        normals, dropped = matching.chosen, set(left_out)
-        done = [r for r in done if r.id not in dropped]
+        normals = match_judgments(pool, done, share=normal_share, seed=seed)[0].chosen
     rows = [normal_row(j, texts, profile, seed=seed, matched=normals[j.id])
             for j in pool if j.id in normals]
     rows += [injected_row(r, texts, profile) for r in done]
