@@ -11,8 +11,9 @@ take the chosen rows from ``normals.pickle`` (:func:`read_normals`), recording t
 was drawn for as the whole-corpus run does. Both runs call the same
 :func:`~buildds.inject_errors.normal_matching.select_matched`: the same rows, byte for byte.
 
-The selection's figures (quota, rows per bin level, shortfall per type) go to
-``report.json`` ``normal_matching`` and report.md.
+The selection's figures (quota, rows per bin level, shortfall, injected rows left out per
+type) go to ``report.json`` ``normal_matching`` and report.md; an injected row left out is a
+reject (``no_matched_untouched_row``) and counts as a skip of its type.
 """
 
 from __future__ import annotations
@@ -38,10 +39,14 @@ from buildds.inject_errors.normal_matching import (
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
 
-__all__ = ["MATCH_FILE", "NORMALS_FILE", "match_corpus", "match_shards", "read_normals",
+__all__ = ["MATCH_FILE", "NORMALS_FILE", "UNMATCHED", "UNMATCHED_MESSAGE", "match_corpus", "match_shards", "read_normals",
            "record_matching", "shard_candidates"]
 
 MATCH_FILE = "match.json"
+#: the skip reason of an injected row left out, and its message
+UNMATCHED = "no_matched_untouched_row"
+UNMATCHED_MESSAGE = ("the corpus has too few untouched rows with this row's charge, penalty "
+                     "kind, term and fine: a reader could tell it by its values")
 NORMALS_FILE = "normals.pickle"
 
 
@@ -50,10 +55,18 @@ def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, 
     """The selection's figures into the run's report and each injected row left out
     (``left_out``: row id, source id, error type) a reject; the chosen untouched rows and
     the ids left out."""
-    from buildds.schema.judgments_rejects import UnmatchedReject
+    from buildds.schema.judgments_rejects import InjectReject
 
-    for row_id, source_id, etype in sorted(left_out):
-        run.reject(UnmatchedReject(id=row_id, source_id=source_id, error_type=etype))
+    for _, source_id, etype in sorted(left_out):
+        run.reject(InjectReject(reason=UNMATCHED, message=UNMATCHED_MESSAGE, id=source_id,
+                                error_type=etype))
+    for etype, n in sorted(matching.left_out.items()):  # made, but not a row: a skip
+        counts = run.report.injections.get(etype)
+        if counts is not None:
+            reasons = {**counts.skip_reasons, UNMATCHED: n}
+            run.report.injections[etype] = type(counts)(
+                succeeded=counts.succeeded - n, skipped=counts.skipped + n,
+                skip_reasons=dict(sorted(reasons.items())))
     run.report.normal_matching = matching.as_json()
     run.report.normal_matching_md = matching.to_markdown()
     return matching.chosen, {row_id for row_id, _, _ in left_out}

@@ -1,6 +1,6 @@
 """The rejects of each stage of a ``buildds judgments`` run, as rows of ``rejects.jsonl``:
 :class:`ExtractReject`, :class:`InjectReject`, :class:`NormalRowReject`,
-:class:`UnmatchedReject`, :class:`ValidationReject`; :meth:`RunReject.kwargs` are the keyword arguments of
+:class:`ValidationReject`; :meth:`RunReject.kwargs` are the keyword arguments of
 :meth:`buildds.pipeline.Rejects.add`. :mod:`buildds.schema.judgments_report` re-exports them."""
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-__all__ = ["ExtractReject", "InjectReject", "NormalRowReject", "RunReject", "UnmatchedReject",
-           "ValidationReject"]
+__all__ = ["ExtractReject", "InjectReject", "NormalRowReject", "RunReject", "ValidationReject"]
 
 
 @dataclass(frozen=True)
@@ -55,20 +54,6 @@ class NormalRowReject(RunReject):
     dataset: str
     reason: str = "no_judgment_part"
     message: str = "no judgment text: cannot be a normal row"
-
-
-@dataclass(frozen=True)
-class UnmatchedReject(RunReject):
-    """An injected row left out: the corpus has too few untouched rows with its values
-    (:func:`buildds.inject_errors.normal_matching.unmatched_rows`)."""
-
-    STAGE: ClassVar[str] = "arbench"
-    id: str
-    source_id: str
-    error_type: str
-    reason: str = "no_matched_untouched_row"
-    message: str = ("the corpus has too few untouched rows with this row's charge, penalty "
-                    "kind, term and fine: a reader could tell it by its values")
 
 
 @dataclass(frozen=True)

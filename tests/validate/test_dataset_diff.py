@@ -281,7 +281,7 @@ def test_arbench_exports_added_removed_and_a_different_kind(
     corpus_notes = [d for d in shrunk.items if re.search(r"-E[1-6]-0$", d.id)
                     and d.classes == ("text_changed",)]
     e1_plan = {d.id.removesuffix("-E1-0") for d in shrunk.items if d.id.endswith("-E1-0")}
-    unmatched = {r["id"] for out in (small, large)
+    unmatched = {f"{r['id']}-{r['error_type']}-0" for out in (small, large)
                  for r in map(json.loads, (out / "rejects.jsonl").read_text("utf-8").splitlines())
                  if r.get("reason") == "no_matched_untouched_row"}
     assert all(d.splits_old and not d.splits_new for d in shrunk.items
