@@ -278,25 +278,22 @@ def _inject(run: JudgmentsRun, judgments: list[Judgment], statutes: Any,
 
 def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
           law_dir: Path, plan: VersionPlan | None) -> list[ArbenchRow]:
-    """The AR-Bench rows; a judgment without a judgment part cannot be a normal row. The
-    normal rows are matched to each error type's injected rows over the whole corpus
-    (:mod:`buildds.inject_errors.normal_matching`; ``--profile jp``: the injected rows'
-    judgments, :func:`~buildds.inject_errors.arbench_rows.select_normals`)."""
+    """The AR-Bench rows; a judgment without a judgment part cannot be a normal row; the
+    others are matched to the injected rows (:mod:`.judgments_matched_normals`; jp: not)."""
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
     from buildds.jobs.judgments_matched_normals import match_corpus
     from buildds.jobs.judgments_versions import rows_by_version
 
-    jp = run.options["profile"] == "jp"
-    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done)
-    normals = ({j.id for j in select_normals(judgments, run.normal_share, run.seed, done)}
-               if jp else set(chosen))
-    injected = {r.source_id for r in done}
+    injected, jp = {r.source_id for r in done}, run.options["profile"] == "jp"
     for j in judgments:
         if not j.judgment.strip():
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset))
         elif jp and j.id not in injected:  # untouched rows come from the injected rows' judgments
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
                                        message="no error type applies: not a normal row"))
+    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done)
+    normals = (set(chosen) if not jp else
+               {j.id for j in select_normals(judgments, run.normal_share, run.seed, done)})
     if jp:
         rows = jp_rows(run, judgments, done, statutes, law_dir)
     elif plan is not None:
