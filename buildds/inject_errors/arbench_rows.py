@@ -281,7 +281,8 @@ def arbench_rows(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgm
 
     done, pool = list(injected), list(judgments)
     if normals is None:
-        normals = match_judgments(pool, done, share=normal_share, seed=seed)[0].chosen
+        normals = match_judgments(pool, done, share=normal_share, seed=seed,
+                                  profile=profile)[0].chosen
     rows = [normal_row(j, texts, profile, seed=seed, matched=normals[j.id])
             for j in pool if j.id in normals]
     rows += [injected_row(r, texts, profile) for r in done]

@@ -51,21 +51,25 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from buildds.schema.judgments import InjectedJudgment, Judgment
+    from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["LEVELS", "TERM_EDGES", "Candidate", "Matching", "candidates_of", "injected_bins",
-           "match_bins", "match_judgments", "matched_rationale", "quota", "rank",
-           "select_matched", "unmatched_rows"]
+__all__ = ["CHAPTERS", "LEVELS", "TERM_EDGES", "Candidate", "Matching", "candidates_of",
+           "chapter_of", "injected_bins", "match_bins", "match_judgments", "matched_rationale",
+           "quota", "rank", "select_matched", "unmatched_rows"]
 
-#: the bins from finest to coarsest (each a ``|``-joined key; see :func:`match_bins`)
-LEVELS = ("charge·kind·term·fine", "kind·term·fine", "kind·term")
+#: the bins from finest to coarsest (each a ``|``-joined key; see :func:`match_bins`); the
+#: chapter is the 刑法 chapter (分则 第X章) of the charge's article (:data:`CHAPTERS`)
+LEVELS = ("charge·kind·term·fine", "chapter·kind·term·fine", "kind·term·fine")
+#: the first article of each chapter of the Special Part of the PRC Criminal Law (章 1–10)
+CHAPTERS = (102, 114, 140, 232, 263, 277, 368, 382, 397, 420)
 #: term bins are (previous edge, edge] in months; beyond the last: one bin
 #: — the limits of the tiers (6 拘役, 12, 24, 36, 60, 84, 120, 180 months) and 0.9 × each
 #: (E4's band is [0.9·max, max]: the top of a tier is a bin of its own), with steps between
 TERM_EDGES = (0, 1, 2, 3, 5, 6, 9, 10, 12, 18, 21, 24, 30, 32, 36, 48, 54, 60, 72, 75, 84,
               96, 108, 120, 150, 162, 180, 240)
 
-#: the three bins of one judgment part, finest first
-Bins = tuple[str, str, str]
+#: the bins of one judgment part, finest first (one per level)
+Bins = tuple[str, ...]
 
 
 @dataclass(frozen=True, order=True)
@@ -131,16 +135,40 @@ def _fine_bin(fine: int | None) -> str:
     return f"e{math.floor(2 * math.log10(fine)) / 2:g}" if fine else "-"
 
 
-def match_bins(text: str) -> Bins:
+def chapter_of(profile: StatuteProfile | None) -> Callable[[str], str]:
+    """Charge name → the chapter of its article (``章5``; ``-``: unknown charge or no
+    profile); memoised."""
+    from buildds.inject_errors.statutes import resolve_charge
+
+    memo: dict[str, str] = {}
+
+    def chapter(charge: str) -> str:
+        if charge not in memo:
+            memo[charge] = "-"
+            for name in (charge.removesuffix("罪"), charge):
+                try:
+                    article = resolve_charge(profile, name).article  # type: ignore[arg-type]
+                except (KeyError, AttributeError):
+                    continue
+                memo[charge] = f"章{bisect.bisect_right(CHAPTERS, article)}"
+                break
+        return memo[charge]
+
+    return chapter
+
+
+def match_bins(text: str, chapter: Callable[[str], str] = lambda _: "-") -> Bins:
     """The bins of a judgment part, finest first (:data:`LEVELS`), read by the parsers the
-    build and the audit's detectors use."""
+    build and the audit's detectors use; ``chapter``: :func:`chapter_of` a profile."""
     from buildds.extract.judgments import parse_charges, parse_sentence
 
     s = parse_sentence(text)
-    charge = next((c.name for c in parse_charges(text)), "-")
-    kind = (s.kind or "-") + ("+缓刑" if s.probation_months else "")
-    term, fine = _term_bin(s.months), _fine_bin(s.fine_yuan)
-    return f"{charge}|{kind}|{term}|{fine}", f"{kind}|{term}|{fine}", f"{kind}|{term}"
+    charges = list(dict.fromkeys(c.name for c in parse_charges(text)))
+    charge = charges[0] if charges else "-"
+    kind = ((s.kind or "-") + ("+缓刑" if s.probation_months else "")
+            + ("+数罪" if len(charges) > 1 else ""))
+    value = f"{kind}|{_term_bin(s.months)}|{_fine_bin(s.fine_yuan)}"
+    return f"{charge}|{value}", f"{chapter(charge) if charge != '-' else '-'}|{value}", value
 
 
 def rank(seed: int, source_id: str) -> str:
@@ -161,11 +189,6 @@ def quota(counts: Mapping[str, int], share: float, seed: int, etype: str) -> dic
     for k in order[:max(0, total - sum(out.values()))]:
         out[k] += 1
     return out
-
-
-def _parent(level: int, key: str) -> str:
-    """The coarser bin of a ``level`` bin (level 0 drops the charge, level 1 the fine)."""
-    return key.split("|", 1)[1] if level == 0 else key.rsplit("|", 1)[0]
 
 
 def _take(candidates: Iterable[Candidate], level: int, need: Mapping[str, int],
@@ -206,8 +229,12 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
     gives every candidate afresh (read once per level), ``injected`` the (error type, bins)
     of every injected row."""
     counts: dict[str, Counter[str]] = defaultdict(Counter)  # type → bin → injected rows
+    parent: list[dict[str, str]] = [{} for _ in LEVELS]  # each bin's coarser bin
     for etype, bins in injected:
         counts[etype][bins[0]] += 1
+        for level in range(len(LEVELS) - 1):
+            parent[level][bins[level]] = bins[level + 1]
+        parent[-1][bins[0]] = bins[-1]  # the finest bin's coarsest
     demand: dict[str, Counter[str]] = defaultdict(Counter)  # bin → type → rows wanted
     coarse: Counter[tuple[str, str]] = Counter()  # (type, coarsest bin) → quota
     result = Matching()
@@ -217,7 +244,7 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
         for key, q in quotas.items():
             if q:
                 demand[key][etype] += q
-                coarse[(etype, _parent(1, _parent(0, key)))] += q
+                coarse[(etype, parent[-1][key])] += q
     for level in range(len(LEVELS)):
         need = {k: sum(d.values()) for k, d in demand.items()}
         picked = _take(candidates(), level, need, result.chosen)
@@ -229,7 +256,7 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
                     result.chosen[source_id] = (etype, level)
                 result.drawn[etype][level] += len(got[etype])
                 if wanted > len(got[etype]) and level + 1 < len(LEVELS):
-                    coarser[_parent(level, key)][etype] += wanted - len(got[etype])
+                    coarser[parent[level][key]][etype] += wanted - len(got[etype])
                 elif wanted > len(got[etype]):
                     result.shortfall[etype] = (result.shortfall.get(etype, 0)
                                                + wanted - len(got[etype]))
@@ -242,22 +269,27 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
     return result
 
 
-def candidates_of(judgments: Iterable[Judgment], seed: int) -> list[Candidate]:
+def candidates_of(judgments: Iterable[Judgment], seed: int,
+                  profile: StatuteProfile | None = None) -> list[Candidate]:
     """Every judgment with a judgment part as a candidate untouched row."""
-    return [Candidate(rank(seed, j.id), j.id, match_bins(j.judgment))
+    chapter = chapter_of(profile)
+    return [Candidate(rank(seed, j.id), j.id, match_bins(j.judgment, chapter))
             for j in judgments if j.judgment.strip()]
 
 
-def injected_bins(injected: Iterable[InjectedJudgment]) -> list[tuple[str, str, Bins]]:
+def injected_bins(injected: Iterable[InjectedJudgment], profile: StatuteProfile | None = None
+                  ) -> list[tuple[str, str, Bins]]:
     """(row id, error type, bins of the injected judgment part) of every injected row."""
-    return [(r.id, str(r.error_type), match_bins(r.judgment)) for r in injected]
+    chapter = chapter_of(profile)
+    return [(r.id, str(r.error_type), match_bins(r.judgment, chapter)) for r in injected]
 
 
 def match_judgments(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
-                    share: float, seed: int) -> tuple[Matching, list[str]]:
+                    share: float, seed: int, profile: StatuteProfile | None = None
+                    ) -> tuple[Matching, list[str]]:
     """:func:`select_matched` and :func:`unmatched_rows` over judgments held in memory (the
     whole-corpus run): the selection and the injected row ids left out."""
-    pool, rows = candidates_of(judgments, seed), injected_bins(injected)
+    pool, rows = candidates_of(judgments, seed, profile), injected_bins(injected, profile)
     matching = select_matched(lambda: pool, [(t, b) for _, t, b in rows], share=share,
                               seed=seed)
     return matching, unmatched_rows(lambda: rows, matching, share=share, seed=seed)
@@ -276,17 +308,17 @@ def unmatched_rows(injected: Callable[[], Iterable[tuple[str, str, Bins]]],
     quota ``Q`` got ``Q − s`` untouched rows, a type keeps ``⌊(Q − s) / share⌋`` of its
     ``N`` rows there, those ranked best by a hash of the seed and the row id (bounded heaps
     of the rows left out). Sorted; ``matching.left_out`` counts them per type."""
-    counts: Counter[tuple[str, str]] = Counter((t, b[2]) for _, t, b in injected())
+    counts: Counter[tuple[str, str]] = Counter((t, b[-1]) for _, t, b in injected())
     drop = {key: n - min(n, math.floor((q - short) / share + 1e-9))
             for key, n in counts.items() if key in matching.short_bins
             for q, short in [matching.short_bins[key]]}
     heaps: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
     for row_id, etype, bins in injected():
-        n = drop.get((etype, bins[2]), 0)
+        n = drop.get((etype, bins[-1]), 0)
         if not n:
             continue
         item = (hashlib.sha256(f"{seed}:unmatched:{row_id}".encode()).hexdigest(), row_id)
-        heap = heaps[(etype, bins[2])]  # a min-heap holding the n largest hashes: left out
+        heap = heaps[(etype, bins[-1])]  # a min-heap holding the n largest hashes: left out
         if len(heap) < n:
             heapq.heappush(heap, item)
         elif item > heap[0]:

@@ -291,7 +291,7 @@ def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgm
         elif jp and j.id not in injected:  # untouched rows come from the injected rows' judgments
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
                                        message="no error type applies: not a normal row"))
-    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done)
+    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done, statutes)
     normals = (set(chosen) if not jp else
                {j.id for j in select_normals(judgments, run.normal_share, run.seed, done)})
     if jp:

@@ -72,23 +72,26 @@ def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, 
     return matching.chosen, {row_id for row_id, _, _ in left_out}
 
 
-def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any]
+def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any], profile: Any
                  ) -> tuple[dict[str, tuple[str, int]], set[str]]:
     """The whole-corpus run's untouched rows (judgment id → (error type, bin level)) and
-    the injected row ids left out."""
-    matching, left_out = match_judgments(judgments, done, share=run.normal_share, seed=run.seed)
+    the injected row ids left out (``profile``: the charges' chapters)."""
+    matching, left_out = match_judgments(judgments, done, share=run.normal_share, seed=run.seed,
+                                         profile=profile)
     source = {r.id: (r.source_id, str(r.error_type)) for r in done}
     return record_matching(run, matching, [(i, *source[i]) for i in left_out])
 
 
 def shard_candidates(judgments: Sequence[Any], done: Sequence[Any],
-                     normal_rows: Sequence[ArbenchRow], seed: int) -> tuple[bytes, str]:
+                     normal_rows: Sequence[ArbenchRow], seed: int, profile: Any
+                     ) -> tuple[bytes, str]:
     """A shard's ``normals.pickle`` bytes (``normal_rows``, every candidate's row, in id
     order) and ``match.json`` text (the candidates and the injected rows' bins)."""
-    cands = candidates_of(judgments, seed)
+    cands = candidates_of(judgments, seed, profile)
     data = {"candidates": [[c.rank, c.id, list(c.bins)] for c in cands],
             "injected": [[i, r.source_id, t, list(b)]
-                         for (i, t, b), r in zip(injected_bins(done), done, strict=True)]}
+                         for (i, t, b), r in zip(injected_bins(done, profile), done,
+                                                 strict=True)]}
     rows = b"".join(pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)
                     for r in sorted(normal_rows, key=lambda r: r.id))
     return rows, json.dumps(data, ensure_ascii=False)

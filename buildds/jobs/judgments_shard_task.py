@@ -147,7 +147,7 @@ def build_shard(task: ShardTask) -> ShardResult:
                         normals={})  # the untouched rows: chosen by the merge, corpus-wide
     normals, match = shard_candidates(judgments, done, [
         slim(normal_row(j, texts, profile, seed=task.seed)) for j in judgments
-        if j.judgment.strip()], task.seed)
+        if j.judgment.strip()], task.seed, profile)
     by_id = {d.id: d for d in done}
     rejects = {
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,

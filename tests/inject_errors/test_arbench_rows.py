@@ -17,7 +17,7 @@ from buildds.inject_errors.arbench_rows import (
     task_rows,
 )
 from buildds.schema.arbench import COLUMNS, ArbenchRow
-from buildds.inject_errors.normal_matching import match_bins
+from buildds.inject_errors.normal_matching import chapter_of, match_bins
 from buildds.schema.judgments import InjectedJudgment
 from buildds.validate.arbench import validate_arbench
 from tests.inject_errors.test_injectors import PROFILE, run, theft
@@ -97,9 +97,11 @@ def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
     # drawn for its type (normal_matching: E3/E4 move the term out of every untouched row's
     # bin here — a shortfall), each judgment at most once
     assert [r.rationale["matched_for"] for r in normals] == ["E1"]
-    assert normals[0].rationale["matched_on"] == "kind·term·fine"  # E1 changed the charge
-    assert match_bins(normals[0].judgment)[1:] == match_bins(
-        next(r.judgment for r in rows if r.error_type == "E1"))[1:]
+    # E1 changed the charge (盗窃 → 抢夺, both of chapter 5): matched on the chapter
+    assert normals[0].rationale["matched_on"] == "chapter·kind·term·fine"
+    chapter = chapter_of(PROFILE)  # type: ignore[arg-type]
+    assert match_bins(normals[0].judgment, chapter)[1:] == match_bins(
+        next(r.judgment for r in rows if r.error_type == "E1"), chapter)[1:]
     # the draw is per id: order does not matter, and it is the same again
     judgments = [theft(rid=f"j{i}") for i in range(6)]
     assert [j.id for j in select_normals(judgments, 0.5, 0)] == \

@@ -8,6 +8,7 @@ import random
 from buildds.inject_errors.normal_matching import (
     LEVELS,
     Candidate,
+    chapter_of,
     match_bins,
     quota,
     rank,
@@ -15,8 +16,10 @@ from buildds.inject_errors.normal_matching import (
 )
 
 
-def _bins(charge: str, term: str, fine: str = "e3") -> tuple[str, str, str]:
-    return (f"{charge}|有期徒刑|{term}|{fine}", f"有期徒刑|{term}|{fine}", f"有期徒刑|{term}")
+def _bins(charge: str, term: str, fine: str = "e3", chapter: str = "章5"
+          ) -> tuple[str, str, str]:
+    return (f"{charge}|有期徒刑|{term}|{fine}", f"{chapter}|有期徒刑|{term}|{fine}",
+            f"有期徒刑|{term}|{fine}")
 
 
 def _pool(spec: dict[tuple[str, str, str], int], seed: int = 0) -> list[Candidate]:
@@ -27,13 +30,20 @@ def _pool(spec: dict[tuple[str, str, str], int], seed: int = 0) -> list[Candidat
 
 
 def test_bins_read_the_values_a_surface_reader_sees() -> None:
+    from tests.inject_errors.test_injectors import PROFILE
+
+    chapter = chapter_of(PROFILE)  # type: ignore[arg-type]
     text = "被告人张三犯盗窃罪，判处有期徒刑三年，并处罚金人民币五千元。"
-    assert match_bins(text) == ("盗窃|有期徒刑|≤36|e3.5", "有期徒刑|≤36|e3.5", "有期徒刑|≤36")
-    # the top of a tier (0.9·max … max) is a bin of its own; probation is part of the kind
-    assert match_bins(text.replace("三年", "二年九个月"))[2] == "有期徒刑|≤36"
-    assert match_bins(text.replace("三年", "二年六个月"))[2] == "有期徒刑|≤30"
-    assert match_bins(text.replace("三年，", "三年，缓刑四年，"))[2] == "有期徒刑+缓刑|≤36"
-    assert match_bins("被告人张三犯盗窃罪，判处有期徒刑十年。")[1] == "有期徒刑|≤120|-"
+    assert match_bins(text, chapter) == ("盗窃|有期徒刑|≤36|e3.5", "章5|有期徒刑|≤36|e3.5",
+                                         "有期徒刑|≤36|e3.5")
+    assert match_bins(text)[1] == "-|有期徒刑|≤36|e3.5"  # no profile: no chapter
+    # the top of a tier (0.9·max … max) is a bin of its own; probation and several charges
+    # are part of the kind
+    assert match_bins(text.replace("三年", "二年九个月"))[2] == "有期徒刑|≤36|e3.5"
+    assert match_bins(text.replace("三年", "二年六个月"))[2] == "有期徒刑|≤30|e3.5"
+    assert match_bins(text.replace("三年，", "三年，缓刑四年，"))[2] == "有期徒刑+缓刑|≤36|e3.5"
+    assert match_bins("被告人张三犯盗窃罪，判处有期徒刑十年。")[2] == "有期徒刑|≤120|-"
+    assert chapter("故意伤害罪") == "章4" and chapter("不是罪名") == "-"
 
 
 def test_quota_is_share_of_the_rows_split_over_bins() -> None:
@@ -81,14 +91,15 @@ def test_same_selection_whatever_the_order() -> None:
 
 def test_coarser_bins_then_shortfall_reported() -> None:
     fine = _bins("盗窃", "≤36")
-    other_charge = _bins("诈骗", "≤36")           # same kind·term·fine
-    other_fine = _bins("抢夺", "≤36", fine="e5")  # same kind·term only
-    far = _bins("盗窃", "≤6")                     # another term: never a match
-    pool = _pool({fine: 1, other_charge: 1, other_fine: 1, far: 20})
+    same_chapter = _bins("诈骗", "≤36")                      # same chapter·kind·term·fine
+    other_chapter = _bins("受贿", "≤36", chapter="章8")      # same kind·term·fine only
+    other_fine = _bins("抢夺", "≤36", fine="e5")             # another fine: never a match
+    far = _bins("盗窃", "≤6")                                # another term: never a match
+    pool = _pool({fine: 1, same_chapter: 1, other_chapter: 1, other_fine: 5, far: 20})
     m = select_matched(lambda: pool, [("E4", fine)] * 10, share=1.0, seed=0)
     assert m.quota == {"E4": 10}
     assert m.drawn == {"E4": [1, 1, 1]} and m.shortfall == {"E4": 7}
-    assert all(not i.startswith("盗窃|有期徒刑|≤6") for i in m.chosen)
+    assert all(not i.startswith(("盗窃|有期徒刑|≤6", "抢夺")) for i in m.chosen)
     assert m.as_json()["by_type"]["E4"] == {
         "quota": 10, "drawn": 3, "by_level": dict(zip(LEVELS, [1, 1, 1], strict=True)),
         "shortfall": 7, "injected_left_out": 0}
