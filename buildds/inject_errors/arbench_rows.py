@@ -4,9 +4,12 @@ read by validation (:mod:`buildds.validate.arbench`) and the export (:mod:`build
 One row (an :class:`~buildds.schema.arbench.ArbenchRow`) per judgment *version*: every
 :class:`InjectedJudgment` is an anomalous row
 (``label`` 1, ``error_type`` E1…E6), and a seeded share of the source judgments is included
-unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``), drawn from
-the judgments the injections were made on (:func:`select_normals`), so which judgments an
-error type applies to is no cue. The three
+unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``), each drawn
+for one error type to match its injected rows on corpus, charge, penalty kind, term and fine
+(:mod:`buildds.inject_errors.normal_matching`; the type is in the row's ``rationale``
+``matched_for``), so neither which judgments a type applies to nor the values it writes
+tell the rows apart (:func:`select_normals`: the earlier draw from the injected rows' own
+judgments, kept for ``--profile jp``). The three
 tasks read the same rows (:func:`task_rows`):
 
 * ``detection`` — every row; target ``label`` (0 normal / 1 anomalous);

@@ -1,8 +1,8 @@
 """Untouched rows matched to each error type's injected rows on what a surface reader sees
 (issue 13): the comparison population of the shortcut audit, and the dataset's normal rows.
 
-What the detectors read (measured on the real corpora, seed 0; see the README's AR-Bench
-section): for E4 the held-out numeric detector leans on the **term** (permutation importance
+What the detectors read before (measured on the real corpora, seed 0, against the untouched
+versions of the type's own judgments; see the README's AR-Bench section): for E4 the held-out numeric detector leans on the **term** (permutation importance
 0.50 of balanced accuracy; median 36 months injected vs 14 untouched) and the text classifier
 on its numerals (徒刑二年 / 十年 toward injected, 徒刑一年 / 六个月 toward untouched, the end
 year of the 刑期 note); for E6 on the **fine's magnitude** (log fine 0.38; median 10,000 vs
@@ -13,11 +13,12 @@ untouched versions of the same judgments (mitigated, fined about the base) sit l
 made by the choice of the comparison rows, not by the text.
 
 So the untouched rows are drawn per error type to match the type's injected rows on the
-values the judgment part shows — :func:`match_bins`: the first charge, the penalty kind, the
-term bin (:data:`TERM_EDGES`: upper bounds at the tier limits 6 / 12 / 24 / 36 / 60 / 84 /
-120 / 180 months, so a term at the top of its tier shares a bin with the tier's other top
-terms) and the fine's half-decade — from every judgment with a judgment part, each judgment
-at most once (:func:`select_matched`):
+values and style the judgment part shows — :func:`match_bins`: the corpus (each court corpus
+writes its own style), the first charge, the penalty kind (with 缓刑 and several charges
+marked), the term bin (:data:`TERM_EDGES`: the tier limits 6 / 12 / 24 / 36 / 60 / 84 / 120 /
+180 months and 0.9 × each, so E4's band [0.9·max, max] is a bin of its own) and the fine's
+half-decade — from every judgment with a judgment part, each judgment at most once
+(:func:`select_matched`):
 
 * a type's quota is ``share ×`` its injected rows, split over its bins by their rows
   (largest remainder, ties by a seeded hash: :func:`quota`), so small bins are not all
@@ -25,10 +26,16 @@ at most once (:func:`select_matched`):
 * within a bin the candidates are taken by a rank from a hash of the seed and the judgment id
   (:func:`rank`), never by order, and handed to the types in rank order, each time to the
   type with the largest share of its quota still open (ties by type name);
-* what a bin cannot supply moves to the coarser bin (:data:`LEVELS`: charge · kind · term ·
-  fine → kind · term · fine → kind · term); what the coarsest cannot supply is a
-  **shortfall**, reported per type (``report.json`` ``normal_matching``, report.md), never
-  filled with unmatched rows.
+* what a bin cannot supply moves to the coarser bin (:data:`LEVELS`: the charge, then its
+  刑法 chapter, then none — corpus, kind, term and fine are always matched); what the
+  coarsest cannot supply is a **shortfall**, reported per type (``report.json``
+  ``normal_matching``, report.md), never filled with unmatched rows;
+* and the type's injected rows in a coarsest bin that fell short are cut to ``⌊matched /
+  share⌋`` (:func:`unmatched_rows`; the build leaves them out with ``no_matched_untouched_row``):
+  a bin holding injected rows and too few untouched ones is what a detector reads — E4's
+  tier-top terms are rare in real judgments (the corpus has ~46 judgments at 33–36 months
+  for E4's 122 rows there), so E4 loses about half its rows on the real corpora; this is
+  the price of a comparison a surface reader cannot tell apart.
 
 The selection reads the candidates through a callable that gives a fresh iterable each time
 (one pass per level), holding only a heap of the quota's size per bin and the chosen ids:
@@ -59,7 +66,8 @@ __all__ = ["CHAPTERS", "LEVELS", "TERM_EDGES", "Candidate", "Matching", "candida
 
 #: the bins from finest to coarsest (each a ``|``-joined key; see :func:`match_bins`); the
 #: chapter is the 刑法 chapter (分则 第X章) of the charge's article (:data:`CHAPTERS`)
-LEVELS = ("charge·kind·term·fine", "chapter·kind·term·fine", "kind·term·fine")
+LEVELS = ("corpus·charge·kind·term·fine", "corpus·chapter·kind·term·fine",
+          "corpus·kind·term·fine")
 #: the first article of each chapter of the Special Part of the PRC Criminal Law (章 1–10)
 CHAPTERS = (102, 114, 140, 232, 263, 277, 368, 382, 397, 420)
 #: term bins are (previous edge, edge] in months; beyond the last: one bin
@@ -157,9 +165,12 @@ def chapter_of(profile: StatuteProfile | None) -> Callable[[str], str]:
     return chapter
 
 
-def match_bins(text: str, chapter: Callable[[str], str] = lambda _: "-") -> Bins:
+def match_bins(text: str, chapter: Callable[[str], str] = lambda _: "-", corpus: str = "-"
+               ) -> Bins:
     """The bins of a judgment part, finest first (:data:`LEVELS`), read by the parsers the
-    build and the audit's detectors use; ``chapter``: :func:`chapter_of` a profile."""
+    build and the audit's detectors use; ``chapter``: :func:`chapter_of` a profile;
+    ``corpus``: the judgment's dataset (each court corpus writes its own style: JuDGE's
+    张某 vs LeCaRD's full names, its date notes)."""
     from buildds.extract.judgments import parse_charges, parse_sentence
 
     s = parse_sentence(text)
@@ -168,7 +179,8 @@ def match_bins(text: str, chapter: Callable[[str], str] = lambda _: "-") -> Bins
     kind = ((s.kind or "-") + ("+缓刑" if s.probation_months else "")
             + ("+数罪" if len(charges) > 1 else ""))
     value = f"{kind}|{_term_bin(s.months)}|{_fine_bin(s.fine_yuan)}"
-    return f"{charge}|{value}", f"{chapter(charge) if charge != '-' else '-'}|{value}", value
+    return (f"{corpus}|{charge}|{value}",
+            f"{corpus}|{chapter(charge) if charge != '-' else '-'}|{value}", f"{corpus}|{value}")
 
 
 def rank(seed: int, source_id: str) -> str:
@@ -273,7 +285,7 @@ def candidates_of(judgments: Iterable[Judgment], seed: int,
                   profile: StatuteProfile | None = None) -> list[Candidate]:
     """Every judgment with a judgment part as a candidate untouched row."""
     chapter = chapter_of(profile)
-    return [Candidate(rank(seed, j.id), j.id, match_bins(j.judgment, chapter))
+    return [Candidate(rank(seed, j.id), j.id, match_bins(j.judgment, chapter, j.dataset))
             for j in judgments if j.judgment.strip()]
 
 
@@ -281,7 +293,8 @@ def injected_bins(injected: Iterable[InjectedJudgment], profile: StatuteProfile 
                   ) -> list[tuple[str, str, Bins]]:
     """(row id, error type, bins of the injected judgment part) of every injected row."""
     chapter = chapter_of(profile)
-    return [(r.id, str(r.error_type), match_bins(r.judgment, chapter)) for r in injected]
+    return [(r.id, str(r.error_type), match_bins(r.judgment, chapter, r.original.dataset))
+            for r in injected]
 
 
 def match_judgments(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,

@@ -98,7 +98,7 @@ def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
     # bin here — a shortfall), each judgment at most once
     assert [r.rationale["matched_for"] for r in normals] == ["E1"]
     # E1 changed the charge (盗窃 → 抢夺, both of chapter 5): matched on the chapter
-    assert normals[0].rationale["matched_on"] == "chapter·kind·term·fine"
+    assert normals[0].rationale["matched_on"] == "corpus·chapter·kind·term·fine"
     chapter = chapter_of(PROFILE)  # type: ignore[arg-type]
     assert match_bins(normals[0].judgment, chapter)[1:] == match_bins(
         next(r.judgment for r in rows if r.error_type == "E1"), chapter)[1:]

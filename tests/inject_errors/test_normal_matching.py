@@ -34,15 +34,17 @@ def test_bins_read_the_values_a_surface_reader_sees() -> None:
 
     chapter = chapter_of(PROFILE)  # type: ignore[arg-type]
     text = "被告人张三犯盗窃罪，判处有期徒刑三年，并处罚金人民币五千元。"
-    assert match_bins(text, chapter) == ("盗窃|有期徒刑|≤36|e3.5", "章5|有期徒刑|≤36|e3.5",
-                                         "有期徒刑|≤36|e3.5")
-    assert match_bins(text)[1] == "-|有期徒刑|≤36|e3.5"  # no profile: no chapter
+    assert match_bins(text, chapter, "judge") == (
+        "judge|盗窃|有期徒刑|≤36|e3.5", "judge|章5|有期徒刑|≤36|e3.5", "judge|有期徒刑|≤36|e3.5")
+    assert match_bins(text)[1] == "-|-|有期徒刑|≤36|e3.5"  # no profile, no corpus
     # the top of a tier (0.9·max … max) is a bin of its own; probation and several charges
     # are part of the kind
-    assert match_bins(text.replace("三年", "二年九个月"))[2] == "有期徒刑|≤36|e3.5"
-    assert match_bins(text.replace("三年", "二年六个月"))[2] == "有期徒刑|≤30|e3.5"
-    assert match_bins(text.replace("三年，", "三年，缓刑四年，"))[2] == "有期徒刑+缓刑|≤36|e3.5"
-    assert match_bins("被告人张三犯盗窃罪，判处有期徒刑十年。")[2] == "有期徒刑|≤120|-"
+    assert match_bins(text.replace("三年", "二年九个月"))[2] == "-|有期徒刑|≤36|e3.5"
+    assert match_bins(text.replace("三年", "二年六个月"))[2] == "-|有期徒刑|≤30|e3.5"
+    assert match_bins(text.replace("三年，", "三年，缓刑四年，"))[2] == "-|有期徒刑+缓刑|≤36|e3.5"
+    assert match_bins("被告人张三犯盗窃罪，判处有期徒刑十年。")[2] == "-|有期徒刑|≤120|-"
+    two = "被告人张三犯盗窃罪，判处有期徒刑一年；犯诈骗罪，判处有期徒刑一年，决定执行有期徒刑一年六个月。"
+    assert "+数罪" in match_bins(two)[2]
     assert chapter("故意伤害罪") == "章4" and chapter("不是罪名") == "-"
 
 
@@ -91,8 +93,8 @@ def test_same_selection_whatever_the_order() -> None:
 
 def test_coarser_bins_then_shortfall_reported() -> None:
     fine = _bins("盗窃", "≤36")
-    same_chapter = _bins("诈骗", "≤36")                      # same chapter·kind·term·fine
-    other_chapter = _bins("受贿", "≤36", chapter="章8")      # same kind·term·fine only
+    same_chapter = _bins("诈骗", "≤36")                      # same chapter, kind, term, fine
+    other_chapter = _bins("受贿", "≤36", chapter="章8")      # same kind, term, fine only
     other_fine = _bins("抢夺", "≤36", fine="e5")             # another fine: never a match
     far = _bins("盗窃", "≤6")                                # another term: never a match
     pool = _pool({fine: 1, same_chapter: 1, other_chapter: 1, other_fine: 5, far: 20})
