@@ -50,7 +50,6 @@ import bisect
 import hashlib
 import heapq
 import math
-import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -115,14 +114,15 @@ class Matching:
 
     def to_markdown(self) -> str:
         """The report.md section: per type its quota, the rows drawn per level, shortfall."""
-        lines = ["## Untouched rows matched per error type", "",
-                 "Each error type is compared with untouched rows drawn to match its injected "
-                 "rows on charge, penalty kind, term bin and fine magnitude (finest bin first, "
-                 "then coarser; each judgment at most once). A shortfall is quota the corpus "
-                 "could not supply at the coarsest bin (kind · term); it is not filled: the "
-                 "type's injected rows of that bin beyond share × its untouched rows are left "
-                 "out (`no_matched_untouched_row` in rejects.jsonl), so no bin holds injected "
-                 "rows a reader could tell by their values alone.", "",
+        about = ("Each error type is compared with untouched rows drawn to match its injected "
+                 "rows on corpus, charge, penalty kind, term bin and fine magnitude (the "
+                 "charge first, then its 刑法 chapter, then none; each judgment at most "
+                 "once). A shortfall is quota the corpus could not supply at the coarsest bin "
+                 "(corpus · kind · term · fine); it is not filled: the type's injected rows "
+                 "of that bin beyond share × its untouched rows are left out "
+                 "(`no_matched_untouched_row` in rejects.jsonl), so no bin holds injected "
+                 "rows a reader could tell by their values alone.")
+        lines = ["## Untouched rows matched per error type", "", about, "",
                  "| error | quota | " + " | ".join(LEVELS) + " | shortfall | injected left out |",
                  "|---|---:|" + "---:|" * len(LEVELS) + "---:|---:|"]
         for t in sorted(self.quota):

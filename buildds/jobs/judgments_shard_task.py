@@ -137,11 +137,9 @@ def build_shard(task: ShardTask) -> ShardResult:
     profile, texts, ctx = _resources(task)
     judgments = _parse(task)
     done, skips = _inject(task, judgments, profile, ctx)
-    from buildds.inject_errors.arbench_rows import arbench_rows
-    from buildds.validate.arbench import check_edits
-
-    from buildds.inject_errors.arbench_rows import normal_row
+    from buildds.inject_errors.arbench_rows import arbench_rows, normal_row
     from buildds.jobs.judgments_matched_normals import MATCH_FILE, NORMALS_FILE, shard_candidates
+    from buildds.validate.arbench import check_edits
 
     rows = arbench_rows(judgments, done, texts=texts, profile=profile, seed=task.seed,
                         normals={})  # the untouched rows: chosen by the merge, corpus-wide

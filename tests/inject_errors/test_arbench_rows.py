@@ -11,13 +11,13 @@ import pytest
 from buildds.inject_errors.arbench_rows import (
     arbench_rows,
     injected_row,
-    normal_row,
     matched_normals,
+    normal_row,
     select_normals,
     task_rows,
 )
-from buildds.schema.arbench import COLUMNS, ArbenchRow
 from buildds.inject_errors.normal_matching import chapter_of, match_bins
+from buildds.schema.arbench import COLUMNS, ArbenchRow
 from buildds.schema.judgments import InjectedJudgment
 from buildds.validate.arbench import validate_arbench
 from tests.inject_errors.test_injectors import PROFILE, run, theft
