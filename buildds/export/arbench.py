@@ -80,7 +80,8 @@ FIELD_DOCS = {
     "articles_text": "text of the cited articles (S3)",
     "anomalous_articles_text": "text of the articles the anomalous reasoning cites (S5)",
     "gold_correction": "correction target (JSON): the values to restore, e.g. {\"months\": 42}",
-    "rationale": "why the injected value is wrong (JSON): tier, range, confusable pair …",
+    "rationale": "why the injected value is wrong (JSON): tier, range, confusable pair …; "
+                 "a normal row: the error type it was drawn for (matched_for) and the bin",
     "edits": "the span edits on the original full text (JSON list of {start,end,old,new})",
     "seed": "injection seed",
     "input_s1": "S1 input: facts + judgment",

@@ -2,16 +2,17 @@
 batch at a time: the row files of a sharded ``buildds judgments`` run (issue 18: "written as
 parquet shards"), which :mod:`buildds.jobs.judgments_merged_rows` merges by id.
 
-A shard's file has the columns and types of the export (:func:`~buildds.export.arbench.
-arbench_features`), in row groups of :data:`~buildds.export.arbench_stream.BATCH` rows, so
-it can be read with any parquet reader (pandas, DuckDB, ``datasets``); the S1–S5 input
-columns of a row that makes them from its other columns are stored empty (the merge makes
-them again: they are most of a row's size). :func:`read_row_dicts` gives each row as
+A shard's file has the columns and types of the export
+(:func:`~buildds.export.arbench.arbench_features`), so any parquet reader reads it (pandas,
+DuckDB, ``datasets``), in row groups of :data:`ROW_GROUP` rows (what a reader holds
+decoded); the S1–S5 input columns of a row that makes them from its other columns are stored
+empty (the merge makes them again: they are most of a row's size). :func:`read_row_dicts` gives each row as
 :meth:`~buildds.schema.arbench.ArbenchRow.as_dict` gave it, ``chunk`` rows decoded at a time.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from buildds.export.arrow_rows import rows_table
 from buildds.export.common import require_data
 
-__all__ = ["read_row_dicts", "rows_parquet_bytes"]
+__all__ = ["ROW_GROUP", "read_row_dicts", "rows_parquet_bytes", "write_rows_parquet"]
 
 
 class _Stored:
@@ -32,29 +33,54 @@ class _Stored:
         return self._data
 
 
-def rows_parquet_bytes(rows: Iterable[Mapping[str, Any]]) -> bytes:
-    """The parquet file of ``rows`` (each as :meth:`ArbenchRow.as_dict` gives it, in the
-    order given), in row groups of ``BATCH`` rows; an empty file has one empty row group.
-    Rows that do not fit the features are an :class:`~buildds.errors.ExportError`."""
-    from buildds.export.arbench import arbench_features
-    from buildds.export.arbench_stream import BATCH, batches
+#: rows per row group of a shard's file: what a reader decodes at once, so the merge of k
+#: files holds about k × this many rows
+ROW_GROUP = 100
 
-    _, pa, pq = require_data()
+
+def _write(rows: Iterable[Mapping[str, Any]], sink: Any, group: int) -> int:
+    from buildds.export.arbench import arbench_features
+    from buildds.export.arbench_stream import batches
+
+    _, _, pq = require_data()
     features = arbench_features()
-    sink = pa.BufferOutputStream()
+    n = 0
     with pq.ParquetWriter(sink, features.arrow_schema, compression="snappy",
                           use_dictionary=True, version="2.6", store_schema=True) as writer:
-        wrote = False
-        for batch in batches((_Stored(r) for r in rows), BATCH):
+        for batch in batches((_Stored(r) for r in rows), group):
             writer.write_table(rows_table(batch, features, where="shard rows: "),
-                               row_group_size=BATCH)
-            wrote = True
-        if not wrote:
+                               row_group_size=group)
+            n += len(batch)
+        if not n:
             writer.write_table(rows_table([], features, where="shard rows: "))
+    return n
+
+
+def rows_parquet_bytes(rows: Iterable[Mapping[str, Any]], *, group: int = ROW_GROUP) -> bytes:
+    """The parquet file of ``rows`` (each as :meth:`ArbenchRow.as_dict` gives it, in the
+    order given), in row groups of ``group`` rows; an empty file has one empty row group.
+    Rows that do not fit the features are an :class:`~buildds.errors.ExportError`."""
+    _, pa, _ = require_data()
+    sink = pa.BufferOutputStream()
+    _write(rows, sink, group)
     return bytes(sink.getvalue().to_pybytes())
 
 
-def read_row_dicts(path: str | Path, *, chunk: int = 256) -> Iterator[dict[str, Any]]:
+def write_rows_parquet(rows: Iterable[Mapping[str, Any]], path: str | Path, *,
+                       group: int = ROW_GROUP) -> int:
+    """:func:`rows_parquet_bytes` streamed into the file ``path`` (written beside it, then
+    moved into place: never half a file under its name); the number of rows."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        n = _write(rows, str(tmp), group)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return n
+
+
+def read_row_dicts(path: str | Path, *, chunk: int = ROW_GROUP) -> Iterator[dict[str, Any]]:
     """The rows of a file :func:`rows_parquet_bytes` wrote, in order, ``chunk`` at a time."""
     _, _, pq = require_data()
     with pq.ParquetFile(str(path)) as file:

@@ -4,9 +4,12 @@ read by validation (:mod:`buildds.validate.arbench`) and the export (:mod:`build
 One row (an :class:`~buildds.schema.arbench.ArbenchRow`) per judgment *version*: every
 :class:`InjectedJudgment` is an anomalous row
 (``label`` 1, ``error_type`` E1…E6), and a seeded share of the source judgments is included
-unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``), drawn from
-the judgments the injections were made on (:func:`select_normals`), so which judgments an
-error type applies to is no cue. The three
+unaltered as normal rows (``label`` 0, ``error_type``/``error_class`` ``none``), each drawn
+for one error type to match its injected rows on corpus, charge, penalty kind, term and fine
+(:mod:`buildds.inject_errors.normal_matching`; the type is in the row's ``rationale``
+``matched_for``), so neither which judgments a type applies to nor the values it writes
+tell the rows apart (:func:`select_normals`: the earlier draw from the injected rows' own
+judgments, kept for ``--profile jp``). The three
 tasks read the same rows (:func:`task_rows`):
 
 * ``detection`` — every row; target ``label`` (0 normal / 1 anomalous);
@@ -207,13 +210,19 @@ def _anomalous_keys(judgment: Judgment, reasoning: str) -> list[ArticleKey]:
 
 
 def normal_row(judgment: Judgment, texts: Mapping[ArticleKey, str],
-               profile: StatuteProfile | None = None, *, seed: int = 0) -> ArbenchRow:
-    """The unaltered judgment as a normal row (id ``<source id>-none``)."""
+               profile: StatuteProfile | None = None, *, seed: int = 0,
+               matched: tuple[str, int] | None = None) -> ArbenchRow:
+    """The unaltered judgment as a normal row (id ``<source id>-none``); ``matched``: the
+    (error type, level) it was drawn for (:mod:`buildds.inject_errors.normal_matching`),
+    recorded in its rationale."""
+    from buildds.inject_errors.normal_matching import matched_rationale
+
     keys = _anomalous_keys(judgment, judgment.reasoning)
     return _row(id=f"{judgment.id}-none", judgment=judgment, error_type="none",
                 error_class="none", facts=judgment.facts, text=judgment.judgment,
                 anomalous_reasoning=judgment.reasoning, anomalous_keys=keys, gold={},
-                rationale={}, edits=(), seed=seed, texts=texts, profile=profile)
+                rationale=matched_rationale(*matched) if matched else {}, edits=(),
+                seed=seed, texts=texts, profile=profile)
 
 
 def injected_row(record: InjectedJudgment, texts: Mapping[ArticleKey, str],
@@ -251,20 +260,34 @@ def select_normals(judgments: Iterable[Judgment], share: float, seed: int,
 
 
 def matched_normals(rows: Sequence[ArbenchRow], error_type: str) -> list[ArbenchRow]:
-    """The normal rows drawn from ``error_type``'s population: those of the judgments that
-    have an injected row of that type (what the shortcut audit compares the type with)."""
+    """The normal rows drawn for ``error_type``'s comparison (their rationale's
+    ``matched_for``, :mod:`buildds.inject_errors.normal_matching`) — what the shortcut audit
+    compares the type with; rows without it (a build of unmatched normals: ``--profile jp``)
+    are those of the judgments that have an injected row of that type."""
+    if any(r.label == 0 and "matched_for" in r.rationale for r in rows):
+        return [r for r in rows if r.label == 0 and r.rationale.get("matched_for") == error_type]
     sources = {r.source_id for r in rows if r.error_type == error_type}
     return [r for r in rows if r.label == 0 and r.source_id in sources]
 
 
 def arbench_rows(judgments: Iterable[Judgment], injected: Iterable[InjectedJudgment], *,
                  texts: Mapping[ArticleKey, str], profile: StatuteProfile | None = None,
-                 seed: int = 0, normal_share: float = 0.5) -> list[ArbenchRow]:
-    """Normal rows (:func:`select_normals` of ``judgments``, matched to the injections) + one
-    row per injection, sorted by id."""
-    done = list(injected)
-    rows = [normal_row(j, texts, profile, seed=seed)
-            for j in select_normals(judgments, normal_share, seed, done)]
+                 seed: int = 0, normal_share: float = 0.5,
+                 normals: Mapping[str, tuple[str, int]] | None = None) -> list[ArbenchRow]:
+    """Normal rows + one row per injection, sorted by id. The normal rows: ``normals``
+    (judgment id → the error type and level it was drawn for), by default matched to the
+    injections over ``judgments``
+    (:func:`~buildds.inject_errors.normal_matching.match_judgments`; the build also leaves
+    out the injected rows the corpus has no match for:
+    :mod:`buildds.jobs.judgments_matched_normals`)."""
+    from buildds.inject_errors.normal_matching import match_judgments
+
+    done, pool = list(injected), list(judgments)
+    if normals is None:
+        normals = match_judgments(pool, done, share=normal_share, seed=seed,
+                                  profile=profile)[0].chosen
+    rows = [normal_row(j, texts, profile, seed=seed, matched=normals[j.id])
+            for j in pool if j.id in normals]
     rows += [injected_row(r, texts, profile) for r in done]
     return sorted(rows, key=lambda r: r.id)
 

@@ -278,26 +278,30 @@ def _inject(run: JudgmentsRun, judgments: list[Judgment], statutes: Any,
 
 def _rows(run: JudgmentsRun, judgments: list[Judgment], done: list[InjectedJudgment], statutes: Any,
           law_dir: Path, plan: VersionPlan | None) -> list[ArbenchRow]:
-    """The AR-Bench rows; a judgment without a judgment part cannot be a normal row."""
+    """The AR-Bench rows; a judgment without a judgment part cannot be a normal row; the
+    others are matched to the injected rows (:mod:`.judgments_matched_normals`; jp: not)."""
     from buildds.inject_errors.arbench_rows import arbench_rows, load_article_texts, select_normals
+    from buildds.jobs.judgments_matched_normals import match_corpus
     from buildds.jobs.judgments_versions import rows_by_version
 
-    normals = {j.id for j in select_normals(judgments, run.normal_share, run.seed, done)}
-    injected = {r.source_id for r in done}
+    injected, jp = {r.source_id for r in done}, run.options["profile"] == "jp"
     for j in judgments:
         if not j.judgment.strip():
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset))
-        elif j.id not in injected:  # untouched rows come from the injected rows' judgments
+        elif jp and j.id not in injected:  # untouched rows come from the injected rows' judgments
             run.reject(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
                                        message="no error type applies: not a normal row"))
-    if run.options["profile"] == "jp":
+    chosen, left_out = ({}, set()) if jp else match_corpus(run, judgments, done, statutes)
+    normals = (set(chosen) if not jp else
+               {j.id for j in select_normals(judgments, run.normal_share, run.seed, done)})
+    if jp:
         rows = jp_rows(run, judgments, done, statutes, law_dir)
     elif plan is not None:
-        rows = rows_by_version(plan, judgments, done, seed=run.seed,
-                               normal_share=run.normal_share)
+        rows = rows_by_version(plan, judgments, done, seed=run.seed, normals=chosen)
     else:
         rows = arbench_rows(judgments, done, texts=load_article_texts(law_dir),
-                            profile=statutes, seed=run.seed, normal_share=run.normal_share)
+                            profile=statutes, seed=run.seed, normals=chosen)
+    rows = [r for r in rows if r.id not in left_out]  # no untouched row matches them
     assert sum(1 for r in rows if r.label == 0) == len(normals)
     return rows
 

@@ -10,21 +10,32 @@ row per shard is held — the run's memory does not grow with the number of rows
 
 Rows left out by validation are an id set (:meth:`MergedRows.without`): only the failing
 rows' ids are held, never the rows.
+
+A merge holds a row group (:data:`~buildds.export.arbench_rows_file.ROW_GROUP` rows) of each
+file it reads, so the number of files is bounded too: a run with more than :data:`FANIN`
+streams first merges its shards in groups of that many into run files
+(:meth:`MergedRows.compacted`, again while there are more), and the steps read those.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildds.errors import BuildError
-from buildds.jobs.judgments_shard_task import read_rows
+from buildds.jobs.judgments_matched_normals import read_normals
+from buildds.jobs.judgments_shard_task import ROWS_FILE, read_rows
 
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
 
-__all__ = ["MergedRows"]
+__all__ = ["FANIN", "MergedRows"]
+
+#: files merged at once (a row group of each is held)
+FANIN = 32
 
 
 def _in_order(folder: str) -> Iterator[ArbenchRow]:
@@ -43,12 +54,19 @@ class MergedRows:
     re-read from the files on every iteration; ``excluded``: ids left out."""
 
     def __init__(self, folders: Sequence[str], counts: Sequence[int],
-                 excluded: frozenset[str] = frozenset()) -> None:
+                 excluded: frozenset[str] = frozenset(),
+                 normals: Mapping[str, tuple[str, int]] | None = None) -> None:
         self.folders, self.counts, self.excluded = tuple(folders), tuple(counts), excluded
-        self._len: int | None = None if excluded else sum(self.counts)
+        #: the untouched rows chosen from the shards' candidates (judgment id → the error
+        #: type and bin level it was drawn for: :mod:`.judgments_matched_normals`)
+        self.normals = dict(normals or {})
+        self._len: int | None = None if excluded else sum(self.counts) + len(self.normals)
 
     def __iter__(self) -> Iterator[ArbenchRow]:
-        merged = heapq.merge(*(_in_order(f) for f in self.folders), key=lambda r: r.id)
+        streams = [_in_order(f) for f in self.folders]
+        if self.normals:
+            streams += [read_normals(f, self.normals) for f in self.folders]
+        merged = heapq.merge(*streams, key=lambda r: r.id)
         if not self.excluded:
             return iter(merged)
         return (r for r in merged if r.id not in self.excluded)
@@ -63,4 +81,34 @@ class MergedRows:
 
     def without(self, ids: set[str] | frozenset[str]) -> MergedRows:
         """These rows without ``ids`` (and without the ones already left out)."""
-        return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids))
+        return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids),
+                          self.normals)
+
+    def streams(self) -> int:
+        """How many files an iteration reads at once."""
+        return len(self.folders) * (2 if self.normals else 1)
+
+    def compacted(self, into: str | Path, fanin: int = FANIN) -> MergedRows:
+        """These rows read from at most ``fanin`` files: while there are more, groups of
+        shards (then of runs) merged into one run file each under ``into`` (made anew);
+        the rows and their order are the same."""
+        from buildds.export.arbench_rows_file import write_rows_parquet
+        from buildds.schema.arbench import ArbenchRow
+
+        level, depth = self, 0
+        if level.streams() <= fanin:
+            return level
+        shutil.rmtree(into, ignore_errors=True)
+        while level.streams() > fanin:
+            size = max(2, fanin // (2 if level.normals else 1))
+            folders, counts = [], []
+            for i in range(0, len(level.folders), size):
+                group = MergedRows(level.folders[i:i + size], level.counts[i:i + size],
+                                   level.excluded, level.normals)
+                folder = Path(into) / f"run-{depth}-{i // size:05d}"
+                folder.mkdir(parents=True)
+                counts.append(write_rows_parquet((ArbenchRow.as_dict(r) for r in group),
+                                                 folder / ROWS_FILE))
+                folders.append(str(folder))
+            level, depth = MergedRows(folders, counts), depth + 1
+        return level

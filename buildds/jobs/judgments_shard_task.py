@@ -6,9 +6,12 @@ inject and make the rows of the judgments the survey kept in it, and write them 
 ``map_fn(fn, tasks)`` runs it (the built-in ``map``, a process pool, a Ray executor). Its
 files:
 
-- ``rows.parquet`` — the shard's :class:`~buildds.schema.arbench.ArbenchRow` s in id order,
-  in the export's columns (:mod:`buildds.export.arbench_rows_file`; the S1–S5 inputs left
-  empty where the row makes them from its parts), read back as the same rows;
+- ``rows.parquet`` — the shard's injected :class:`~buildds.schema.arbench.ArbenchRow` s in
+  id order, in the export's columns (:mod:`buildds.export.arbench_rows_file`; the S1–S5
+  inputs left empty where the row makes them from its parts), read back as the same rows;
+  ``normals.pickle`` and ``match.json`` — every judgment it could offer as an untouched row,
+  for the merge's corpus-wide matching (:mod:`buildds.jobs.judgments_matched_normals`; an
+  intermediate of this run's own folder: exact round trip);
 - ``rejects.json`` — the injections skipped and the judgments without a judgment part (each
   a reject of the run, in judgment order), the failed round-trip checks of the injected rows
   (:func:`buildds.validate.arbench.check_edits`: the records stay here), the counts;
@@ -138,16 +141,20 @@ def build_shard(task: ShardTask) -> ShardResult:
     profile, texts, ctx = _resources(task)
     judgments = _parse(task)
     done, skips = _inject(task, judgments, profile, ctx)
-    from buildds.inject_errors.arbench_rows import arbench_rows
+    from buildds.inject_errors.arbench_rows import arbench_rows, normal_row
+    from buildds.jobs.judgments_matched_normals import MATCH_FILE, NORMALS_FILE, shard_candidates
     from buildds.validate.arbench import check_edits
 
     rows = arbench_rows(judgments, done, texts=texts, profile=profile, seed=task.seed,
-                        normal_share=task.normal_share)
+                        normals={})  # the untouched rows: chosen by the merge, corpus-wide
+    normals, match = shard_candidates(judgments, done, [
+        slim(normal_row(j, texts, profile, seed=task.seed)) for j in judgments
+        if j.judgment.strip()], task.seed, profile)
     by_id = {d.id: d for d in done}
     rejects = {
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,
                                 error_type=s.error_type).kwargs() for s in skips],
-        "normal": _normal_rejects(judgments, {d.source_id for d in done}),
+        "normal": _normal_rejects(judgments),
         "roundtrip": {r.id: failed for r in rows if r.label == 1  # the failures only
                       if (failed := check_edits(r, by_id[r.id])) is not None},
         "succeeded": dict(Counter(d.error_type for d in done)),
@@ -159,6 +166,8 @@ def build_shard(task: ShardTask) -> ShardResult:
     atomic_write_bytes(folder / ROWS_FILE, rows_parquet_bytes(
         ArbenchRow.as_dict(slim(r)) for r in rows))  # slim: the inputs stay empty
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
+    atomic_write_bytes(folder / NORMALS_FILE, normals)
+    atomic_write_text(folder / MATCH_FILE, match)
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
     return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
 
@@ -207,16 +216,8 @@ def read_rows(folder: str | Path) -> Iterator[ArbenchRow]:
         yield (SlimRow if all(data[k] == "" for k in _INPUTS) else ArbenchRow).from_dict(data)
 
 
-def _normal_rejects(judgments: list[Any], injected: set[str]) -> list[dict[str, Any]]:
+def _normal_rejects(judgments: list[Any]) -> list[dict[str, Any]]:
     """As the whole-corpus run's rows step: a judgment without a judgment part cannot be a
-    normal row; one no error was injected into is none either (untouched rows come from the
-    injected rows' judgments: ``no_injection``)."""
-    out = []
-    for j in judgments:
-        if not j.judgment.strip():
-            out.append(NormalRowReject(id=j.id, dataset=j.dataset).kwargs())
-        elif j.id not in injected:
-            out.append(NormalRowReject(id=j.id, dataset=j.dataset, reason="no_injection",
-                                       message="no error type applies: not a normal row"
-                                       ).kwargs())
-    return out
+    normal row (any other can: the merge matches them to the injected rows)."""
+    return [NormalRowReject(id=j.id, dataset=j.dataset).kwargs() for j in judgments
+            if not j.judgment.strip()]

@@ -45,6 +45,7 @@ from buildds.inject_errors import SkipInjection
 from buildds.inject_errors.corpus_summary import CorpusSummary
 from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun, take_rejects
+from buildds.jobs.judgments_matched_normals import match_shards
 from buildds.jobs.judgments_merged_rows import MergedRows
 from buildds.jobs.judgments_rejects_spill import SpilledRejects
 from buildds.jobs.judgments_shard_task import (
@@ -301,7 +302,10 @@ def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
         run.report.injections[etype] = InjectionCounts(
             succeeded=succeeded[etype], skipped=sum(why.values()),
             skip_reasons=dict(sorted(why.items())))
-    return MergedRows([r.folder for r in results], [r.rows for r in results]), roundtrip
+    folders = [r.folder for r in results]  # untouched rows: matched corpus-wide (issue 13)
+    normals, left_out = match_shards(run, folders)
+    merged = MergedRows(folders, [r.rows for r in results], frozenset(left_out), normals)
+    return merged.compacted(run.out / SHARDS_DIR / "runs"), roundtrip
 
 
 def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir: Path,

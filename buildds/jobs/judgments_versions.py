@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,8 +111,9 @@ def inject_by_version(plan: VersionPlan, judgments: Sequence[Judgment], *,
 
 def rows_by_version(plan: VersionPlan, judgments: Sequence[Judgment],
                     done: Sequence[InjectedJudgment], *, seed: int,
-                    normal_share: float) -> list[ArbenchRow]:
-    """The AR-Bench rows of each version's judgments, with that version's article texts."""
+                    normals: Mapping[str, tuple[str, int]]) -> list[ArbenchRow]:
+    """The AR-Bench rows of each version's judgments, with that version's article texts;
+    ``normals``: the untouched rows matched over the whole corpus."""
     from buildds.inject_errors.arbench_rows import arbench_rows, article_texts
 
     rows: list[Any] = []
@@ -121,5 +122,5 @@ def rows_by_version(plan: VersionPlan, judgments: Sequence[Judgment],
         rows += arbench_rows(group, [r for r in done if r.source_id in ids],
                              texts=article_texts(plan.versions.text(revision)),
                              profile=plan.versions.profile(revision), seed=seed,
-                             normal_share=normal_share)
+                             normals={i: normals[i] for i in ids if i in normals})
     return sorted(rows, key=lambda r: r.id)

@@ -63,7 +63,8 @@ class ArbenchRow:
     anomalous_articles_text: str
     #: the values to restore (empty for a normal row)
     gold_correction: Mapping[str, object]
-    #: why the injected value is wrong (empty for a normal row)
+    #: why the injected value is wrong (a normal row: the error type it was drawn for,
+    #: ``matched_for``, and the bin, ``matched_on`` — :mod:`buildds.inject_errors.normal_matching`)
     rationale: Mapping[str, object]
     edits: tuple[SpanEdit, ...]
     seed: int

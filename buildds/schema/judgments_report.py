@@ -234,6 +234,10 @@ class JudgmentsReport:
     corpus_md: str = ""
     #: a sharded run (:mod:`buildds.jobs.judgments_sharded`): shards, resumed, shard bytes
     shards: dict[str, Any] = field(default_factory=dict)
+    #: the untouched rows matched per error type (:mod:`buildds.inject_errors.normal_matching`):
+    #: quota, rows per bin level, shortfall; and its report.md section
+    normal_matching: dict[str, Any] = field(default_factory=dict)
+    normal_matching_md: str = ""
 
     @property
     def ok(self) -> bool:
@@ -298,6 +302,7 @@ class JudgmentsReport:
             **({"review": self.review} if self.review is not None else {}),
             **({"corpus": self.corpus} if self.corpus else {}),
             **({"shards": self.shards} if self.shards else {}),
+            **({"normal_matching": self.normal_matching} if self.normal_matching else {}),
             "shortcut_audit": self.shortcut_audit,
         }
 
@@ -314,6 +319,7 @@ class JudgmentsReport:
         self.data_fingerprint = previous.get("data_fingerprint", "")
         self.review = previous.get("review")
         self.shortcut_audit = previous.get("shortcut_audit")
+        self.normal_matching = previous.get("normal_matching", {})
         if "failed" in previous:  # inputs found bad while parsing
             self.failed = [FailedInput.from_json(f) for f in previous["failed"]]
         self.unchanged = True
@@ -361,6 +367,8 @@ class JudgmentsReport:
             lines += [f"| {r['error_type']} | {ValidityRate(**r).as_text()} |"
                       for r in self.review]
             lines.append("")
+        if self.normal_matching_md:
+            lines += [self.normal_matching_md, ""]
         if self.shortcut_md:
             lines += [self.shortcut_md, ""]
         return "\n".join(lines)

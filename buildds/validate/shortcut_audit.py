@@ -10,8 +10,9 @@ injected = ``label`` 1, untouched = the normal rows, ``label`` 0):
   of :mod:`buildds.validate.shortcut_classifier` (char n-gram TF-IDF + logistic regression)
   and the held-out :mod:`buildds.validate.shortcut_numeric` (gradient-boosted trees on the
   term, fine, charges …) — every injected row vs the normal rows, and each error type vs the
-  normal rows of its own judgments (the population the untouched rows are drawn from:
-  :func:`~buildds.inject_errors.arbench_rows.matched_normals`).
+  normal rows drawn for it (matched on its values:
+  :func:`~buildds.inject_errors.arbench_rows.matched_normals`,
+  :mod:`buildds.inject_errors.normal_matching`).
 
 The verdict (:class:`~buildds.schema.shortcut_audit.ShortcutAudit` ``ok``/``failures``): the
 audit **fails** when
@@ -130,9 +131,10 @@ def _rule_figures(rule: Rule, rows: Sequence[ArbenchRow],
 
 def _classifiers(rows: Sequence[ArbenchRow], seed: int) -> list[ClassifierFigures]:
     """Both detectors on every task: ``all`` (every injected row vs every untouched row),
-    then each error type vs the untouched rows of *its own judgments* (the population the
-    build draws them from, :func:`~buildds.inject_errors.arbench_rows.select_normals`), so
-    what is measured is the injected values, not which judgments a type applies to."""
+    then each error type vs the untouched rows *drawn for it* (matched to its injected rows
+    on corpus, charge, kind, term and fine: :mod:`buildds.inject_errors.normal_matching`),
+    so what is measured is what the injection wrote, not which judgments or values a type
+    is applied to."""
     from buildds.validate.shortcut_classifier import TfidfLogReg
     from buildds.validate.shortcut_numeric import NumericBoosting
 

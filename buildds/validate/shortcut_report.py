@@ -62,8 +62,10 @@ def shortcut_markdown(audit: ShortcutAudit, *, level: int = 2) -> str:
                   + ". Accuracy is next to the majority-class rate; balanced accuracy (mean "
                   "recall of the two classes) has chance 50% whatever the class mix; ± is the "
                   "standard deviation over the folds. An error type is compared with the "
-                  "untouched rows of its own judgments (the rows are drawn from that "
-                  "population), so which judgments a type applies to is not what is measured."]
+                  "untouched rows drawn for it, matched to its injected rows on corpus, "
+                  "charge, penalty kind, term and fine (see \"Untouched rows matched per "
+                  "error type\"), so which judgments and values a type is applied to is "
+                  "not what is measured."]
     if audit.failures:
         lines += ["", "Failing detectors:", ""] + [f"- {f}" for f in audit.failures]
     examples = [f"- `{r.name}`: {r.example}" for r in audit.rules if r.example]

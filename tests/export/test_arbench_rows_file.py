@@ -10,27 +10,37 @@ import pytest
 
 from buildds.errors import ExportError
 from buildds.export.arbench import arbench_features
-from buildds.export.arbench_rows_file import read_row_dicts, rows_parquet_bytes
+from buildds.export.arbench_rows_file import (
+    ROW_GROUP,
+    read_row_dicts,
+    rows_parquet_bytes,
+    write_rows_parquet,
+)
 from buildds.jobs.judgments_shard_task import ROWS_FILE, SlimRow, read_rows, slim
 from buildds.schema.arbench import ArbenchRow
 from tests.export.test_arrow_rows import _row
 
 
-@pytest.mark.parametrize("n", [0, 1, 1001, 2500])
-def test_rows_come_back_as_written(tmp_path: Path, n: int) -> None:
+@pytest.mark.parametrize("n", [0, 1, ROW_GROUP + 1, 2500])
+@pytest.mark.parametrize("streamed", [False, True])
+def test_rows_come_back_as_written(tmp_path: Path, n: int, streamed: bool) -> None:
     import pyarrow.parquet as pq
 
     rows = [_row(i % 40) for i in range(n)]
     path = tmp_path / "rows.parquet"
-    path.write_bytes(rows_parquet_bytes(r.as_dict() for r in rows))
+    if streamed:
+        assert write_rows_parquet((r.as_dict() for r in rows), path) == n
+        assert [p.name for p in tmp_path.iterdir()] == ["rows.parquet"]  # no temporary left
+    else:
+        path.write_bytes(rows_parquet_bytes(r.as_dict() for r in rows))
     back = list(read_row_dicts(path, chunk=7))
     assert back == [r.as_dict() for r in rows]
     assert [ArbenchRow.from_dict(d) for d in back] == rows  # tuples, JSON and edits typed again
     file = pq.ParquetFile(str(path))  # any parquet reader sees the export's columns
     assert file.schema_arrow.names == arbench_features().arrow_schema.names
     assert file.metadata.num_rows == n
-    assert [file.metadata.row_group(g).num_rows for g in range(file.num_row_groups)] == (
-        [1000] * (n // 1000) + [n % 1000] if n % 1000 or not n else [1000] * (n // 1000))
+    groups = [file.metadata.row_group(g).num_rows for g in range(file.num_row_groups)]
+    assert groups == [ROW_GROUP] * (n // ROW_GROUP) + ([n % ROW_GROUP] if n % ROW_GROUP or not n else [])
 
 
 def test_a_shard_stores_slim_rows_and_reads_them_back_whole(tmp_path: Path) -> None:

@@ -11,11 +11,12 @@ import pytest
 from buildds.inject_errors.arbench_rows import (
     arbench_rows,
     injected_row,
-    normal_row,
     matched_normals,
+    normal_row,
     select_normals,
     task_rows,
 )
+from buildds.inject_errors.normal_matching import chapter_of, match_bins
 from buildds.schema.arbench import COLUMNS, ArbenchRow
 from buildds.schema.judgments import InjectedJudgment
 from buildds.validate.arbench import validate_arbench
@@ -92,8 +93,15 @@ def test_rows_tasks_and_normal_share(rows: list[ArbenchRow]) -> None:
     assert len(tasks["classification"]) == len(tasks["correction"]) == 3
     assert len(tasks["detection"]) == len(rows)
     normals = [r for r in rows if r.label == 0]
-    assert 0 < len(normals) <= 3  # only the injected judgments (j0, j1, j2) can be normal rows
-    assert {r.source_id for r in normals} <= {"j0", "j1", "j2"}
+    # at most one untouched row per error type (share 0.5 of one row, half rounded up), each
+    # drawn for its type (normal_matching: E3/E4 move the term out of every untouched row's
+    # bin here — a shortfall), each judgment at most once
+    assert [r.rationale["matched_for"] for r in normals] == ["E1"]
+    # E1 changed the charge (盗窃 → 抢夺, both of chapter 5): matched on the chapter
+    assert normals[0].rationale["matched_on"] == "corpus·chapter·kind·term·fine"
+    chapter = chapter_of(PROFILE)  # type: ignore[arg-type]
+    assert match_bins(normals[0].judgment, chapter)[1:] == match_bins(
+        next(r.judgment for r in rows if r.error_type == "E1"), chapter)[1:]
     # the draw is per id: order does not matter, and it is the same again
     judgments = [theft(rid=f"j{i}") for i in range(6)]
     assert [j.id for j in select_normals(judgments, 0.5, 0)] == \
@@ -195,8 +203,10 @@ def test_normals_come_from_the_injected_rows_judgments() -> None:
     assert sorted(j.id for j in again) == [j.id for j in select_normals(judgments, 0.5, 0, versions)]
 
 
-def test_matched_normals_are_the_untouched_rows_of_the_types_judgments(
+def test_matched_normals_are_the_rows_drawn_for_the_type(
         rows: list[ArbenchRow]) -> None:
-    e4 = matched_normals(rows, "E4")
-    assert all(r.label == 0 and r.source_id == "j1" for r in e4)
-    assert matched_normals(rows, "E6") == []
+    assert [r.rationale["matched_for"] for r in matched_normals(rows, "E1")] == ["E1"]
+    assert matched_normals(rows, "E4") == matched_normals(rows, "E6") == []
+    # rows without the record (a --profile jp build): the injected rows' own judgments
+    plain = [dataclasses.replace(r, rationale={}) if r.label == 0 else r for r in rows]
+    assert {r.source_id for r in matched_normals(plain, "E4")} <= {"j1"}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from buildds.export.arbench_rows_file import rows_parquet_bytes
 from buildds.jobs.judgments_merged_rows import MergedRows
 from buildds.jobs.judgments_shard_task import ROWS_FILE
@@ -42,3 +44,17 @@ def test_a_shard_out_of_order_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(BuildError, match="out of id order") as err:
         list(MergedRows([bad], [2]))
     assert err.value.source == bad
+
+
+@pytest.mark.parametrize("fanin", [2, 3, 4])
+def test_many_shards_are_merged_in_runs_with_the_same_rows(tmp_path: Path, fanin: int) -> None:
+    """More files than ``fanin``: groups merged into run files (in levels) until at most
+    ``fanin`` are read at once; the rows, their order and the left-out ids are unchanged."""
+    ids = [f"r{i:03d}" for i in range(40)]
+    shards = [_shard(tmp_path / f"s{k}", ids[k::9]) for k in range(9)]
+    rows = MergedRows(shards, [len(ids[k::9]) for k in range(9)], frozenset({"r005", "r031"}))
+    compact = rows.compacted(tmp_path / "runs", fanin=fanin)
+    assert compact.streams() <= fanin < rows.streams()
+    assert [r.as_dict() for r in compact] == [r.as_dict() for r in rows]
+    assert len(compact) == 38 and "r005" not in {r.id for r in compact}
+    assert rows.compacted(tmp_path / "again", fanin=9) is rows  # few enough: read as they are

@@ -117,6 +117,25 @@ def test_an_error_type_is_compared_with_its_own_judgments_untouched_rows() -> No
     assert (e3.positives, e3.negatives) == (90, 90)
 
 
+def test_an_error_type_is_compared_with_the_rows_drawn_for_it() -> None:
+    """With matched untouched rows (inject_errors.normal_matching), a type's comparison is
+    the rows whose rationale names it — not its own judgments' untouched versions: 60 rows
+    drawn for E3, 30 for E4 (among them none of E3's own judgments)."""
+    from buildds.inject_errors.normal_matching import matched_rationale
+
+    rows = _rows(consistent=True)
+    rows = [dataclasses.replace(r, rationale=matched_rationale("E3" if i < 120 else "E4", 0))
+            if r.label == 0 else r for i, r in enumerate(rows)]
+    e4_source = next(r for r in rows if r.label == 0 and r.rationale["matched_for"] == "E4")
+    rows.append(dataclasses.replace(next(r for r in rows if r.label == 1),
+                                    id=f"{e4_source.source_id}-E4", error_type="E4"))
+    audit = audit_rows(rows, seed=0)
+    by_task = {c.task: c for c in audit.classifiers if c.detector == "tfidf_logreg"}
+    assert (by_task["E3"].positives, by_task["E3"].negatives) == (90, 60)
+    assert (by_task["E4"].positives, by_task["E4"].negatives) == (1, 30)
+    assert by_task["all"].negatives == 90
+
+
 def test_the_second_detector_sees_values_the_text_classifier_is_not_tuned_to() -> None:
     """The held-out numeric detector is scored on every task and fails the audit on its own
     when the injected terms are far from the untouched ones."""
