@@ -35,7 +35,7 @@ class _Stored:
 
 #: rows per row group of a shard's file: what a reader decodes at once, so the merge of k
 #: files holds about k × this many rows
-ROW_GROUP = 100
+ROW_GROUP = 25
 
 
 def _write(rows: Iterable[Mapping[str, Any]], sink: Any, group: int) -> int:
@@ -83,6 +83,8 @@ def write_rows_parquet(rows: Iterable[Mapping[str, Any]], path: str | Path, *,
 def read_row_dicts(path: str | Path, *, chunk: int = ROW_GROUP) -> Iterator[dict[str, Any]]:
     """The rows of a file :func:`rows_parquet_bytes` wrote, in order, ``chunk`` at a time."""
     _, _, pq = require_data()
-    with pq.ParquetFile(str(path)) as file:
-        for batch in file.iter_batches(batch_size=chunk):
+    # read through a small buffer, not whole column chunks ahead (pre_buffer): a merge holds
+    # one reader per file (measured: ~0.6 MB a reader, against ~1.7 MB with the defaults)
+    with pq.ParquetFile(str(path), buffer_size=1 << 16, pre_buffer=False) as file:
+        for batch in file.iter_batches(batch_size=chunk, use_threads=False):
             yield from batch.to_pylist()

@@ -34,6 +34,7 @@ from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.arrow_rows import rows_table
 from buildds.export.common import require_data
+from buildds.pipeline import release_freed_memory
 
 __all__ = ["ARROW_FILE", "BATCH", "batches", "parquet_fingerprint", "streamed_writer",
            "write_streamed_splits"]
@@ -66,6 +67,8 @@ def _write_split(rows: Iterable[Any], features: Any, arrow_path: Path, parquet_p
             arrow.write_table(table)
             parquet.write_table(table, row_group_size=BATCH)
             n, nbytes = n + table.num_rows, nbytes + table.nbytes
+            del table, batch
+            release_freed_memory()  # the batch's rows and table, before the next
         if not n:  # an empty split: one empty row group, as ``write_table`` writes it
             parquet.write_table(rows_table([], features, where=where))
     finally:

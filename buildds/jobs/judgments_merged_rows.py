@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["FANIN", "MergedRows"]
 
 #: files merged at once (a row group of each is held)
-FANIN = 32
+FANIN = 16
 
 
 def _in_order(folder: str) -> Iterator[ArbenchRow]:

@@ -21,7 +21,7 @@ from typing import Any
 from buildds.pipeline import Rejects, canonical_json
 from buildds.staging import OutputStaging
 
-__all__ = ["SpilledRejects", "stage_rejects"]
+__all__ = ["SpilledList", "SpilledRejects", "stage_rejects"]
 
 
 class _Lines:
@@ -38,6 +38,38 @@ class _Lines:
         with open(self._owner.path, encoding="utf-8") as fh:
             for line in fh:
                 yield json.loads(line)
+
+
+class SpilledList:
+    """One input's parse rejects (:class:`~buildds.schema.judgments.JudgmentReject`) as the
+    reader appends them, kept in the file ``path`` until the input has been read whole (a
+    large input can reject thousands of records; they join the run's rejects only if the
+    input is read to its end, as in a whole-corpus run). Iterated from the file;
+    :meth:`close` removes it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.count = Path(path), 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close())
+
+    def append(self, reject: Any) -> None:
+        self._fh.write(reject.model_dump_json() + "\n")
+        self.count += 1
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Any]:
+        from buildds.schema.judgments import JudgmentReject
+
+        self._fh.flush()
+        with open(self.path, encoding="utf-8") as fh:
+            for line in fh:
+                yield JudgmentReject.model_validate_json(line)
+
+    def close(self) -> None:
+        self._fh.close()
+        self.path.unlink(missing_ok=True)
 
 
 class SpilledRejects(Rejects):

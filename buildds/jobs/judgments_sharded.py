@@ -47,7 +47,7 @@ from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun, take_rejects
 from buildds.jobs.judgments_matched_normals import match_shards
 from buildds.jobs.judgments_merged_rows import MergedRows
-from buildds.jobs.judgments_rejects_spill import SpilledRejects
+from buildds.jobs.judgments_rejects_spill import SpilledList, SpilledRejects
 from buildds.jobs.judgments_shard_task import (
     ShardResult,
     ShardTask,
@@ -187,48 +187,56 @@ def survey(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any, *,
     return found_all
 
 
-# long: one input after another, shard by shard, each judgment counted then dropped
 def _survey_inputs(run: JudgmentsRun, probed: Sequence[JudgmentInput], statutes: Any,
                    found_all: Survey, seen: Any, cases: Any, shard_bytes: int) -> None:
     """Each input of the survey into ``found_all`` (its failure, rejects and counts into
     the run's report); ``seen`` and ``cases``: the ids and cases read so far."""
+    for found in probed:
+        got = SpilledList(run.out / SHARDS_DIR / "input-rejects.jsonl")  # this input's
+        try:
+            _survey_input(run, found, statutes, found_all, seen, cases, shard_bytes, got)
+        finally:
+            got.close()
+
+
+def _survey_input(run: JudgmentsRun, found: JudgmentInput, statutes: Any, found_all: Survey,
+                  seen: Any, cases: Any, shard_bytes: int, got: Any) -> None:
+    """One input, shard by shard, each judgment counted then dropped, into ``found_all``;
+    its rejects appended to ``got`` and taken into the run once it is read whole (an input
+    unreadable half-way: its failure instead)."""
     from buildds.errors import ExtractError
     from buildds.extract.judgments import load_input
-    from buildds.schema.judgments import JudgmentReject
 
-    report = run.report
-    for found in probed:
-        got: list[JudgmentReject] = []
-        assert found.field_map is not None
-        part, n, known = CorpusSummary(seed=run.seed), 0, 0
-        coverage: Counter[str] = Counter()
-        dates: Counter[date | None] = Counter()
-        kept: list[tuple[Shard, list[int]]] = []
-        try:
-            for shard in split_input(found.path, shard_bytes=shard_bytes,
-                                     encoding=found.encoding.name, sha256=found.sha256):
+    assert found.field_map is not None
+    part, n, known = CorpusSummary(seed=run.seed), 0, 0
+    coverage: Counter[str] = Counter()
+    dates: Counter[date | None] = Counter()
+    kept: list[tuple[Shard, list[int]]] = []
+    try:
+        for shard in split_input(found.path, shard_bytes=shard_bytes,
+                                 encoding=found.encoding.name, sha256=found.sha256):
+            if run.limit is not None and n >= run.limit:
+                break
+            kept.append((shard, []))
+            for j in load_input(shard, found.field_map, got, encoding=run.encoding,
+                                max_line_bytes=run.max_line_bytes, seen=seen, cases=cases,
+                                first_instance_only=not run.keep_appeals):
+                n += 1
+                kept[-1][1].append(j.line)
+                part.add(j)
+                dates[j.judgment_date] += 1
+                known += _counts_one(j, statutes, coverage)
                 if run.limit is not None and n >= run.limit:
                     break
-                kept.append((shard, []))
-                for j in load_input(shard, found.field_map, got, encoding=run.encoding,
-                                    max_line_bytes=run.max_line_bytes, seen=seen, cases=cases,
-                                    first_instance_only=not run.keep_appeals):
-                    n += 1
-                    kept[-1][1].append(j.line)
-                    part.add(j)
-                    dates[j.judgment_date] += 1
-                    known += _counts_one(j, statutes, coverage)
-                    if run.limit is not None and n >= run.limit:
-                        break
-        except (ExtractError, OSError, EOFError) as exc:  # unreadable half-way: failed
-            report.failed.append(FailedInput(path=found.name, error=(
-                exc.message if isinstance(exc, ExtractError) else f"cannot read: {exc}")))
-            continue
-        _take(run, found.name, n, coverage, got)
-        found_all.summary.merge(part)
-        found_all.dates.update(dates)
-        found_all.known += known
-        found_all.shards += [(found, s, tuple(lines)) for s, lines in kept if lines]
+    except (ExtractError, OSError, EOFError) as exc:  # unreadable half-way: failed
+        run.report.failed.append(FailedInput(path=found.name, error=(
+            exc.message if isinstance(exc, ExtractError) else f"cannot read: {exc}")))
+        return
+    _take(run, found.name, n, coverage, got)
+    found_all.summary.merge(part)
+    found_all.dates.update(dates)
+    found_all.known += known
+    found_all.shards += [(found, s, tuple(lines)) for s, lines in kept if lines]
 
 
 def _counts_one(j: Judgment, statutes: Any, coverage: Counter[str]) -> int:

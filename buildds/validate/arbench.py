@@ -5,11 +5,11 @@
   error type's class, non-empty texts, JSON columns parse.
 * Semantic checks on the :class:`~buildds.schema.arbench.ArbenchRow` records, recomputed:
 
-  - ``E3_inside_range``: the term of the row's ``judgment`` (re-parsed) lies outside the
-    range of the sentence kind in the rationale's tier, read again from the profile (an
-    ambiguous tier: inside the adjacent tier's range and outside the judged one);
-  - ``E5_inside_range`` / ``E6_inside_range``: the fine of the row's judgment lies outside
-    the fixed range / ratio × amount of the rule the rationale names (charge or tier);
+  - ``E3_inside_range``: the term of the row's ``judgment`` (re-parsed) lies outside the range
+    of the kind in the rationale's tier, read again from the profile (ambiguous: inside the
+    adjacent tier's range, outside the judged one);
+  - ``E5_inside_range`` / ``E6_inside_range``: the fine of the row's judgment lies outside the
+    fixed range / ratio × amount (involved, else the stated base) of the rationale's rule;
   - ``E1_not_confusable``: the substituted charge is in the confusable table of the gold one,
     and a donor's defendant name (rationale ``donor_defendant``) does not leak into the
     anomalous reasoning;
@@ -20,9 +20,8 @@
     anomalous parts.
 * ``counts``: rows per error type, factor group, error type × factor, task and dataset.
 
-A caller can leave out the rows an error names (:meth:`ArbenchValidation.failing_rows`)
-and validate the rest again (one unusable record does not block the export). ``to_json()``
-is deterministic; :func:`write_report` writes ``report.json``/``report.md``.
+Failing rows can be left out (:meth:`ArbenchValidation.failing_rows`) and the rest validated
+again; ``to_json()`` is deterministic; :func:`write_report` writes report.json / report.md.
 """
 
 from __future__ import annotations
@@ -242,14 +241,12 @@ def _check_e3(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile) 
 
 
 def _fine_rule(profile: StatuteProfile, rat: Mapping[str, Any]) -> FineRule | None:
-    charge = str(rat["charge"])
-    source = str(rat.get("rule", "charge"))
+    charge, source = str(rat["charge"]), str(rat.get("rule", "charge"))
     if source.startswith("tier:"):
         tiers = _tiers(profile, charge, source.removeprefix("tier:"))
         fixed = [t.fine for t in tiers if t.fine.kind in ("fixed_range", "proportional")]
         return fixed[0] if fixed else (tiers[0].fine if tiers else None)
     from buildds.inject_errors.statutes import resolve_charge
-
     return resolve_charge(profile, charge).fine
 
 
@@ -265,11 +262,14 @@ def _check_fine(row: ArbenchRow, rat: Mapping[str, Any], profile: StatuteProfile
     if rule is None or rule.kind != want:
         return f"the rule {rat.get('rule')} of {rat['charge']} is not {want}"
     amount = None
-    if etype == "E6":
+    if etype == "E6":  # the amount involved, else (none stated) the base the rule names
         found = parse_amount_involved(row.facts)
-        amount = found[0] if found else None
-        if amount is None or amount != rat.get("amount_yuan"):
+        amount, said = (found[0] if found else None), str(rat.get("base_text") or "")
+        if amount != rat.get("amount_yuan"):
             return f"amount involved {amount} differs from the rationale's {rat.get('amount_yuan')}"
+        if amount is None and (not said or said not in row.facts + row.reasoning + row.original_judgment):
+            return f"no amount involved, and the base {rat.get('base')} ({said}) is not stated"
+        amount = rat.get("base_yuan") if amount is None else amount
     lo, hi = rule.allowed_range(amount)
     if (lo is None or s.fine_yuan >= lo) and (hi is None or s.fine_yuan <= hi):
         return f"fine {s.fine_yuan} yuan is inside the allowed range [{lo}, {hi}]"

@@ -21,6 +21,7 @@ from itertools import islice
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from buildds.pipeline import release_freed_memory
 from buildds.validate import arbench as one_pass
 from buildds.validate.arbench import ArbenchValidation, _counts
 
@@ -76,6 +77,8 @@ def validate_arbench_stream(rows: Iterable[ArbenchRow], *, chunk: int | None = N
         result = one_pass.validate_arbench(part, **how)  # read at call time (patchable)
         checked.update(result.checked)
         _merge_errors(result.errors, schema, semantic)
+        del part, result
+        release_freed_memory()  # the chunk's frame and rows, given back before the next
     report = ArbenchValidation()
     report.errors = [{"check": c, "column": col, "ids": sorted(ids), "message": msg}
                      for (c, col), (ids, msg) in sorted(schema.items())]

@@ -210,3 +210,26 @@ def test_matched_normals_are_the_rows_drawn_for_the_type(
     # rows without the record (a --profile jp build): the injected rows' own judgments
     plain = [dataclasses.replace(r, rationale={}) if r.label == 0 else r for r in rows]
     assert {r.source_id for r in matched_normals(plain, "E4")} <= {"j1"}
+
+
+def test_e6_without_an_amount_involved_is_checked_on_the_stated_base() -> None:
+    """The facts total no amount (so none is involved) but the reasoning states the 违法所得
+    that 非法经营's multiple is reckoned on: the row is checked against that base (it was
+    rejected before, 'amount involved None differs from the rationale's None'), and a
+    rationale whose base the judgment does not state fails."""
+    from tests.inject_errors.test_injectors import injected, make_judgment
+
+    j = make_judgment("经审理查明：被告人张三非法经营卷烟。",
+                      "本院认为，被告人张三非法经营卷烟，违法所得人民币20000元，构成非法经营罪。"
+                      "依照《中华人民共和国刑法》第二百二十五条之规定，",
+                      "判决如下：被告人张三犯非法经营罪，判处有期徒刑八个月，并处罚金人民币五万元。")
+    assert j.amount_involved_yuan is None
+    out = injected("E6", j)
+    assert out.rationale["amount_yuan"] is None and out.rationale["base_yuan"] == 20000
+    row = injected_row(out, TEXTS, PROFILE)
+    checks = validate_arbench([row], profile=PROFILE, injected=[out])
+    assert checks.ok, checks.errors
+    unstated = dataclasses.replace(row, rationale={**row.rationale, "base_text": "违法所得人民币30000元"})
+    failed = validate_arbench([unstated], profile=PROFILE)
+    assert [e["check"] for e in failed.errors] == ["E6_inside_range"]
+    assert "is not stated" in failed.errors[0]["message"]

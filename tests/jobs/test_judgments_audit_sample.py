@@ -60,3 +60,15 @@ def test_a_stream_gives_the_smallest_hashes_per_type() -> None:
                 for r in sorted((x for x in rows if x.error_type == t), key=rank)[:20]}
     expected |= {r.id for r in rows if r.error_type == "E2"}
     assert [r.id for r in used] == sorted(expected)
+
+
+def test_the_sample_drops_what_no_detector_reads() -> None:
+    from tests.export.test_arrow_rows import _row
+
+    rows = [_row(i) for i in range(6)]
+    used = audit_sample(rows, seed=0, cap=2)
+    assert used and all(r.facts == r.articles_text == r.anomalous_articles_text == "" for r in used)
+    assert [(r.id, r.judgment, r.original_judgment, r.reasoning, r.anomalous_reasoning, r.charges,
+             r.rationale) for r in used] == [
+        (r.id, r.judgment, r.original_judgment, r.reasoning, r.anomalous_reasoning, r.charges,
+         r.rationale) for r in rows if r.id in {u.id for u in used}]
