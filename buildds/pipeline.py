@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import secrets
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -289,8 +290,8 @@ _TRIM: Any = None
 
 
 def release_freed_memory() -> None:
-    """Hand the memory the C allocator holds free back to the system (glibc's
-    ``malloc_trim``; nothing elsewhere). A streamed step calls it between its batches: glibc
+    """Hand the memory the allocators hold free back to the system (pyarrow's pool, when
+    loaded, and glibc's ``malloc_trim``; nothing else elsewhere). A streamed step calls it between its batches: glibc
     keeps freed pages of short-lived batch objects, so without it a long stream's resident
     size creeps up with the number of batches although what it holds does not
     (``benchmarks/bench_judgments_scale.py``)."""
@@ -302,5 +303,8 @@ def release_freed_memory() -> None:
             _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
         except (OSError, AttributeError):
             _TRIM = False
+    pyarrow = sys.modules.get("pyarrow")  # its own pool (mimalloc) keeps freed pages too
+    if pyarrow is not None:
+        pyarrow.default_memory_pool().release_unused()
     if _TRIM:
         _TRIM(0)

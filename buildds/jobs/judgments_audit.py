@@ -18,6 +18,7 @@ def audit_step(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any) -> None
     (:mod:`buildds.validate.shortcut_audit`), into the report; a failing audit fails
     ``--strict`` but does not stop the export."""
     from buildds.jobs.judgments_audit_sample import audit_sample, sample_note
+    from buildds.pipeline import release_freed_memory
     from buildds.validate.shortcut_audit import audit_rows
     from buildds.validate.shortcut_report import shortcut_markdown
 
@@ -28,3 +29,5 @@ def audit_step(run: JudgmentsRun, rows: list[ArbenchRow], statutes: Any) -> None
     if note is not None:
         run.report.shortcut_audit["sample"] = note
     run.report.shortcut_md = shortcut_markdown(result, level=2)
+    del used, result
+    release_freed_memory()  # the sample and the detectors' matrices, before the export

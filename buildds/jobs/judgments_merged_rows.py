@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["FANIN", "MergedRows"]
 
 #: files merged at once (a row group of each is held)
-FANIN = 16
+FANIN = 8
 
 
 def _in_order(folder: str) -> Iterator[ArbenchRow]:
