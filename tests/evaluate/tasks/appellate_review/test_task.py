@@ -314,8 +314,10 @@ def _synthetic_rows() -> list[ArbenchRow]:
             ("E5", "c0"), ("E5", "c1"), ("E6", "p0"), ("E2", "m0")]
     injected = [run(et, by_id[rid]) for et, rid in plan]
     assert all(isinstance(x, InjectedJudgment) for x in injected), injected
+    # every injected judgment's original is an untouched row (named, not matched: the
+    # matching of issue 13 is tested in tests/inject_errors/test_normal_matching.py)
     return arbench_rows(judgments, injected, texts={}, profile=PROFILE, seed=0,  # type: ignore[arg-type]
-                        normal_share=1.0)
+                        normals={rid: (et, 0) for et, rid in plan})
 
 
 @pytest.fixture(scope="module")
@@ -511,8 +513,9 @@ def test_real_judge_export(judge_export: Path, tmp_path: Path, subtask: str) -> 
     by_model = {r.model: r.metrics for r in full.runs}
     assert by_model["oracle"]["macro_f1"] == 1.0 and by_model["oracle"]["accuracy"] == 1.0
     assert all(m["if_rate"] == 1.0 for m in by_model.values())
-    # E3 only without sentencing factors; E1's charges balanced over the corpus (issue 13)
-    assert by_model["majority"]["n"] > 350
+    # E3 only without sentencing factors; E1's charges balanced over the corpus, injected rows
+    # without a matched untouched row left out (issue 13): JuDGE alone gives ~260 anomalous
+    assert by_model["majority"]["n"] > (300 if subtask == "detection" else 200)
     if subtask == "correction":
         assert set(by_model["oracle"]["per_target"]) == {"charge", "prison_term", "fine"}
         assert by_model["oracle"]["per_target"]["prison_term"]["impscore"] == 1.0
