@@ -83,20 +83,23 @@ def parquet_fingerprint(tag: str, fingerprint: str, split: str, seed: int, path:
     """:func:`~buildds.export.arrow_rows.table_fingerprint` of the table in ``path`` (a
     parquet file), one column at a time, ``chunk`` values at a time."""
     _, _, pq = require_data()
-    file = pq.ParquetFile(str(path))
     h = hashlib.sha256()
     h.update(b"{")
-    for i, name in enumerate(sorted(file.schema_arrow.names)):
-        h.update(((", " if i else "") + json.dumps(name, ensure_ascii=False) + ": [").encode())
-        first = True
-        for batch in file.iter_batches(batch_size=chunk, columns=[name]):
-            values = batch.column(0).to_pylist()
-            if not values:
-                continue
-            text = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in values)
-            h.update(((", " if not first else "") + text).encode("utf-8"))
-            first = False
-        h.update(b"]")
+    # a small read buffer, no column chunks read ahead, the pool emptied after each column:
+    # the file is read a batch at a time, whatever its size
+    with pq.ParquetFile(str(path), buffer_size=1 << 16, pre_buffer=False) as file:
+        for i, name in enumerate(sorted(file.schema_arrow.names)):
+            h.update(((", " if i else "") + json.dumps(name, ensure_ascii=False) + ": [").encode())
+            first = True
+            for batch in file.iter_batches(batch_size=chunk, columns=[name], use_threads=False):
+                values = batch.column(0).to_pylist()
+                if not values:
+                    continue
+                text = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in values)
+                h.update(((", " if not first else "") + text).encode("utf-8"))
+                first = False
+            h.update(b"]")
+            release_freed_memory()
     h.update(b"}")
     content = h.hexdigest()
     return hashlib.sha256(f"{tag}\n{fingerprint}\n{split}\n{seed}\n{content}".encode()
