@@ -34,7 +34,6 @@ from typing import Any, TypeVar
 from buildds.safeio.hashing import sha256_bytes
 
 __all__ = [
-    "release_freed_memory",
     "Cache",
     "Rejects",
     "atomic_write_bytes",
@@ -47,6 +46,7 @@ __all__ = [
     "holds_bytes",
     "package_code_version",
     "progress_bar",
+    "release_freed_memory",
     "run_parallel",
 ]
 
@@ -291,10 +291,10 @@ _TRIM: Any = None
 
 def release_freed_memory() -> None:
     """Hand the memory the allocators hold free back to the system (pyarrow's pool, when
-    loaded, and glibc's ``malloc_trim``; nothing else elsewhere). A streamed step calls it between its batches: glibc
-    keeps freed pages of short-lived batch objects, so without it a long stream's resident
-    size creeps up with the number of batches although what it holds does not
-    (``benchmarks/bench_judgments_scale.py``)."""
+    loaded, and glibc's ``malloc_trim``; nothing else elsewhere). A streamed step calls it
+    between its batches: the allocators keep the freed pages of short-lived batch objects,
+    so without it a long stream's resident size creeps up with the number of batches although
+    what it holds does not (``benchmarks/bench_judgments_scale.py``)."""
     global _TRIM
     if _TRIM is None:
         try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from buildds.export.arrow_rows import rows_table
-from buildds.export.common import require_data
+from buildds.export.common import PARQUET_OPTIONS, parquet_batches, require_data
 
 __all__ = ["ROW_GROUP", "read_row_dicts", "rows_parquet_bytes", "write_rows_parquet"]
 
@@ -47,9 +47,8 @@ def _write(rows: Iterable[Mapping[str, Any]], sink: Any, group: int) -> int:
     n = 0
     # no column statistics: a reader loads the footer whole, and min/max of the text columns
     # per row group would make it grow with the file (a run of 25,000 rows: ~100 MB)
-    with pq.ParquetWriter(sink, features.arrow_schema, compression="snappy",
-                          use_dictionary=True, version="2.6", store_schema=True,
-                          write_statistics=False) as writer:
+    with pq.ParquetWriter(sink, features.arrow_schema,
+                          **{**PARQUET_OPTIONS, "write_statistics": False}) as writer:
         for batch in batches((_Stored(r) for r in rows), group):
             writer.write_table(rows_table(batch, features, where="shard rows: "),
                                row_group_size=group)
@@ -85,9 +84,5 @@ def write_rows_parquet(rows: Iterable[Mapping[str, Any]], path: str | Path, *,
 
 def read_row_dicts(path: str | Path, *, chunk: int = ROW_GROUP) -> Iterator[dict[str, Any]]:
     """The rows of a file :func:`rows_parquet_bytes` wrote, in order, ``chunk`` at a time."""
-    _, _, pq = require_data()
-    # read through a small buffer, not whole column chunks ahead (pre_buffer): a merge holds
-    # one reader per file (measured: ~0.6 MB a reader, against ~1.7 MB with the defaults)
-    with pq.ParquetFile(str(path), buffer_size=1 << 16, pre_buffer=False) as file:
-        for batch in file.iter_batches(batch_size=chunk, use_threads=False):
-            yield from batch.to_pylist()
+    for batch in parquet_batches(path, batch_size=chunk):  # a merge holds one reader a file
+        yield from batch.to_pylist()

@@ -33,7 +33,7 @@ from typing import Any
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.arrow_rows import rows_table
-from buildds.export.common import require_data
+from buildds.export.common import PARQUET_OPTIONS, parquet_batches, require_data
 from buildds.pipeline import release_freed_memory
 
 __all__ = ["ARROW_FILE", "BATCH", "batches", "parquet_fingerprint", "streamed_writer",
@@ -57,9 +57,7 @@ def _write_split(rows: Iterable[Any], features: Any, arrow_path: Path, parquet_p
 
     _, _, pq = require_data()
     arrow = ArrowWriter(features=features, path=str(arrow_path), embed_local_files=True)
-    parquet = pq.ParquetWriter(
-        str(parquet_path), features.arrow_schema, compression="snappy", use_dictionary=True,
-        write_statistics=True, version="2.6", data_page_version="1.0", store_schema=True)
+    parquet = pq.ParquetWriter(str(parquet_path), features.arrow_schema, **PARQUET_OPTIONS)
     n = nbytes = 0
     try:
         for batch in batches(rows, BATCH):
@@ -85,21 +83,18 @@ def parquet_fingerprint(tag: str, fingerprint: str, split: str, seed: int, path:
     _, _, pq = require_data()
     h = hashlib.sha256()
     h.update(b"{")
-    # a small read buffer, no column chunks read ahead, the pool emptied after each column:
-    # the file is read a batch at a time, whatever its size
-    with pq.ParquetFile(str(path), buffer_size=1 << 16, pre_buffer=False) as file:
-        for i, name in enumerate(sorted(file.schema_arrow.names)):
-            h.update(((", " if i else "") + json.dumps(name, ensure_ascii=False) + ": [").encode())
-            first = True
-            for batch in file.iter_batches(batch_size=chunk, columns=[name], use_threads=False):
-                values = batch.column(0).to_pylist()
-                if not values:
-                    continue
-                text = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in values)
-                h.update(((", " if not first else "") + text).encode("utf-8"))
-                first = False
-            h.update(b"]")
-            release_freed_memory()
+    for i, name in enumerate(sorted(pq.read_schema(str(path)).names)):
+        h.update(((", " if i else "") + json.dumps(name, ensure_ascii=False) + ": [").encode())
+        first = True
+        for batch in parquet_batches(path, batch_size=chunk, columns=[name]):
+            values = batch.column(0).to_pylist()
+            if not values:
+                continue
+            text = ", ".join(json.dumps(v, ensure_ascii=False, sort_keys=True) for v in values)
+            h.update(((", " if not first else "") + text).encode("utf-8"))
+            first = False
+        h.update(b"]")
+        release_freed_memory()  # the column's pages, before the next column
     h.update(b"}")
     content = h.hexdigest()
     return hashlib.sha256(f"{tag}\n{fingerprint}\n{split}\n{seed}\n{content}".encode()

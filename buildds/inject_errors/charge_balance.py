@@ -47,8 +47,9 @@ from buildds.inject_errors.tiers import charge_profile, kind_range
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
 
-__all__ = ["ChargePlan", "PlanClass", "PlanKey", "PlanMembers", "build_plan", "circulation", "fits",
-           "mutual_edges", "plan_key", "plan_rank", "planned_target", "sentence_fits"]
+__all__ = ["ChargePlan", "PlanClass", "PlanKey", "PlanMembers", "build_plan", "circulation",
+           "factor_key", "fits", "mutual_edges", "plan_key", "plan_rank", "planned_target",
+           "sentence_fits"]
 
 
 def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
@@ -65,18 +66,26 @@ def mutual_edges(charges: Sequence[str], targets: Callable[[str], list[str]]
     return {c: sorted(ts) for c, ts in sorted(out.items()) if ts}
 
 
-#: a class of the plan: (charge, sentence kind, term months, 缓刑, factor kinds)
-PlanKey = tuple[str, str, int | None, bool, tuple[str, ...]]
+#: a class of the plan: (charge, sentence kind, term months, factor key)
+PlanKey = tuple[str, str, int | None, tuple[str, ...]]
 #: the circulation's unit: (charge, the charges its judgments may become)
 PlanClass = tuple[str, tuple[str, ...]]
 
 
+def factor_key(judgment: Any) -> tuple[str, ...]:
+    """The sentencing factors E1 matches a judgment and its donor on: the factor kinds, plus
+    缓刑 (a suspended sentence shapes the reasoning as much as a factor does), sorted."""
+    kinds = {str(f.kind) for f in judgment.factors}
+    if judgment.sentence.probation_months:
+        kinds.add("缓刑")
+    return tuple(sorted(kinds))
+
+
 def plan_key(judgment: Any) -> PlanKey:
     """What decides where a single-charge judgment may go: its charge, and what
-    :func:`sentence_fits` and E1's similar-donor test read (kind, term, 缓刑, factor kinds)."""
+    :func:`sentence_fits` and E1's similar-donor test read (kind, term, :func:`factor_key`)."""
     s = judgment.sentence
-    return (judgment.charges[0], s.kind, s.months, bool(s.probation_months),
-            tuple(sorted({str(f.kind) for f in judgment.factors})))
+    return judgment.charges[0], s.kind, s.months, factor_key(judgment)
 
 
 def plan_rank(seed: int, judgment_id: str) -> int:
@@ -142,7 +151,7 @@ def circulation(classes: Mapping[PlanClass, int], seed: int) -> dict[PlanClass, 
         return out
     net: Counter[str] = Counter()
     for (c, b), x in zip(arcs, found.x, strict=True):
-        if (n := int(round(x))) > 0:
+        if (n := round(x)) > 0:
             out[c][b] = n
             net[c[0]] += n
             net[b] -= n
@@ -159,7 +168,6 @@ class ChargePlan:
     boundary (both then go to the first of the two targets: a chance near n²/2⁶⁵)."""
 
     seed: int
-    edges: dict[str, list[str]]
     key_class: dict[PlanKey, int] = field(default_factory=dict)
     bounds: list[list[tuple[int, str]]] = field(default_factory=list)
 
@@ -168,33 +176,31 @@ class ChargePlan:
         when the plan has nothing for it (see :func:`planned_target`)."""
         if len(set(judgment.charges)) != 1:
             return None
-        charge = judgment.charges[0]
-        klass = self.key_class.get(plan_key(judgment))
-        if charge not in self.edges or klass is None:
+        klass = self.key_class.get(plan_key(judgment))  # none: no confusable charge with
+        if klass is None:  # a judgment in the corpus, or not one of the corpus's judgments
             return None
         rank = plan_rank(self.seed, judgment.id)
         for bound, target in self.bounds[klass]:
             if rank <= bound:
                 return target
-        raise SkipInjection("charge_unbalanced", f"{charge}: its confusable charges cannot take "
+        raise SkipInjection("charge_unbalanced", f"{judgment.charges[0]}: its confusable charges cannot take "
                             "in more judgments without making the injected names a cue")
 
     def to_json(self) -> dict[str, Any]:
-        return {"seed": self.seed, "edges": self.edges,
+        return {"seed": self.seed,
                 "classes": [[list(k), i] for k, i in sorted(self.key_class.items(), key=_key_order)],
                 "bounds": [[[str(b), t] for b, t in cls] for cls in self.bounds]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ChargePlan:
-        return cls(seed=data["seed"], edges={c: list(ts) for c, ts in data["edges"].items()},
-                   key_class={(k[0], k[1], k[2], bool(k[3]), tuple(k[4])): i
-                              for k, i in data["classes"]},
+        return cls(seed=data["seed"],
+                   key_class={(k[0], k[1], k[2], tuple(k[3])): i for k, i in data["classes"]},
                    bounds=[[(int(b), t) for b, t in cls] for cls in data["bounds"]])
 
 
 def _key_order(item: tuple[PlanKey, Any]) -> tuple[Any, ...]:
-    c, kind, months, probation, kinds = item[0]
-    return (c, kind, months is None, months or 0, probation, kinds)
+    c, kind, months, factors = item[0]
+    return (c, kind, months is None, months or 0, factors)
 
 
 def build_plan(members: PlanMembers, targets: Callable[[str], list[str]],
@@ -213,7 +219,7 @@ def build_plan(members: PlanMembers, targets: Callable[[str], list[str]],
                               []).append(key)
     flows = circulation({c: sum(len(members.ranks[k]) for k in keys)
                          for c, keys in groups.items()}, members.seed)
-    plan = ChargePlan(seed=members.seed, edges=edges)
+    plan = ChargePlan(seed=members.seed)
     for klass, keys in sorted(groups.items()):
         ranks = np.sort(np.concatenate([np.frombuffer(members.ranks[k], dtype=np.uint64)
                                         for k in keys]))
@@ -228,11 +234,11 @@ def build_plan(members: PlanMembers, targets: Callable[[str], list[str]],
 
 
 def _stand_in(key: PlanKey) -> SimpleNamespace:
-    """A judgment as :func:`sentence_fits` and E1's donor test read it, from its plan key."""
-    charge, kind, months, probation, kinds = key
-    return SimpleNamespace(id="", charges=(charge,), factors=[SimpleNamespace(kind=k) for k in kinds],
-                           sentence=SimpleNamespace(kind=kind, months=months,
-                                                    probation_months=1 if probation else None))
+    """A judgment as :func:`sentence_fits` and E1's donor test read it, from its plan key
+    (缓刑 among the factor kinds gives the same :func:`factor_key`)."""
+    charge, kind, months, factors = key
+    return SimpleNamespace(id="", charges=(charge,), factors=[SimpleNamespace(kind=k) for k in factors],
+                           sentence=SimpleNamespace(kind=kind, months=months, probation_months=None))
 
 
 def planned_target(ctx: InjectionContext, judgment: Judgment, seed: int,

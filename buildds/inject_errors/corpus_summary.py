@@ -30,7 +30,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from buildds.inject_errors.base import InjectionContext
-from buildds.inject_errors.charge_balance import ChargePlan, PlanMembers
+from buildds.inject_errors.charge_balance import ChargePlan, PlanMembers, factor_key
 from buildds.safeio.hashing import sha256_bytes
 from buildds.schema.judgments import Judgment
 from buildds.schema.statutes import StatuteProfile
@@ -44,11 +44,8 @@ DONORS_PER_GROUP = 5
 
 def donor_group(judgment: Judgment) -> tuple[str, int, str]:
     """(charge, term in months, factor key) of a single-charge judgment with a term: the
-    factor kinds and 缓刑, as E1 matches donors (``_factor_key``)."""
-    kinds = {str(f.kind) for f in judgment.factors}
-    if judgment.sentence.probation_months:
-        kinds.add("缓刑")
-    return judgment.charges[0], judgment.sentence.months or 0, "|".join(sorted(kinds))
+    factor kinds and 缓刑, as E1 matches donors (:func:`~.charge_balance.factor_key`)."""
+    return judgment.charges[0], judgment.sentence.months or 0, "|".join(factor_key(judgment))
 
 
 def slim_donor(j: Judgment) -> Judgment:

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from buildds.inject_errors.base import BaseInjector, InjectionContext, Plan, SkipInjection
 from buildds.inject_errors.charge_articles import article_swap
+from buildds.inject_errors.charge_balance import factor_key, fits, planned_target, sentence_fits
 from buildds.inject_errors.corpus_prior import charge_weights
-from buildds.inject_errors.charge_balance import fits, planned_target, sentence_fits
 from buildds.inject_errors.dependents import fine_change, term_change
 from buildds.inject_errors.sentence_edits import single_charge
 from buildds.inject_errors.tiers import profile_memo
@@ -93,12 +93,8 @@ def article_list(text: str, refs: tuple[ArticleRef, ...]) -> tuple[int, int] | N
 
 # --------------------------------------------------------------------------- donors
 def _factor_key(judgment: Judgment) -> frozenset[str]:
-    """The sentencing factors a donor should share: the factor kinds, plus 缓刑 (a suspended
-    sentence shapes the reasoning as much as a factor does)."""
-    kinds: set[str] = {str(f.kind) for f in judgment.factors}
-    if judgment.sentence.probation_months:
-        kinds.add("缓刑")
-    return frozenset(kinds)
+    """The sentencing factors a donor should share (:func:`~.charge_balance.factor_key`)."""
+    return frozenset(factor_key(judgment))
 
 
 @dataclass(frozen=True)

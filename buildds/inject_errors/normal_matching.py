@@ -203,6 +203,14 @@ def quota(counts: Mapping[str, int], share: float, seed: int, etype: str) -> dic
     return out
 
 
+def _keep_largest(heap: list[Any], item: Any, n: int) -> None:
+    """Push ``item`` into the min-heap ``heap`` so that it holds the ``n`` largest items seen."""
+    if len(heap) < n:
+        heapq.heappush(heap, item)
+    elif item > heap[0]:
+        heapq.heapreplace(heap, item)
+
+
 def _take(candidates: Iterable[Candidate], level: int, need: Mapping[str, int],
           chosen: Mapping[str, object]) -> dict[str, list[Candidate]]:
     """Per bin the ``need[bin]`` best-ranked candidates not chosen yet (bounded heaps)."""
@@ -212,12 +220,7 @@ def _take(candidates: Iterable[Candidate], level: int, need: Mapping[str, int],
         n = need.get(key, 0)
         if not n or c.id in chosen:
             continue
-        heap = heaps[key]  # a max-heap on the rank: the worst kept one on top
-        item = (-int(c.rank, 16), c.id, c)
-        if len(heap) < n:
-            heapq.heappush(heap, item)
-        elif item > heap[0]:
-            heapq.heapreplace(heap, item)
+        _keep_largest(heaps[key], (-int(c.rank, 16), c.id, c), n)  # the best ranks
     return {k: sorted((c for _, _, c in h), key=lambda c: (c.rank, c.id))
             for k, h in heaps.items()}
 
@@ -331,11 +334,7 @@ def unmatched_rows(injected: Callable[[], Iterable[tuple[str, str, Bins]]],
         if not n:
             continue
         item = (hashlib.sha256(f"{seed}:unmatched:{row_id}".encode()).hexdigest(), row_id)
-        heap = heaps[(etype, bins[-1])]  # a min-heap holding the n largest hashes: left out
-        if len(heap) < n:
-            heapq.heappush(heap, item)
-        elif item > heap[0]:
-            heapq.heapreplace(heap, item)
+        _keep_largest(heaps[(etype, bins[-1])], item, n)  # the n largest hashes: left out
     matching.left_out = dict(sorted(Counter(
         etype for (etype, _), heap in heaps.items() for _ in heap).items()))
     return sorted(row_id for heap in heaps.values() for _, row_id in heap)

@@ -3,11 +3,11 @@
 
 Whole corpus: :func:`match_corpus` selects over the judgments in memory. Sharded: the
 selection needs corpus-wide counts, so each shard writes every judgment it could offer as an
-untouched row — its row in ``normals.pickle`` (id order, one pickle after another, slim) and
+untouched row — its row in ``normals.parquet`` (id order, slim, as its rows) and
 its rank and bins, with the bins of the shard's injected rows, in ``match.json``
 (:func:`shard_candidates`); the merge selects over all shards' ``match.json`` files
 (:func:`match_shards`: one streamed pass per bin level, bounded heaps) and the merged rows
-take the chosen rows from ``normals.pickle`` (:func:`read_normals`), recording the type each
+take the chosen rows from ``normals.parquet`` (:func:`chosen_normals`), recording the type each
 was drawn for as the whole-corpus run does. Both runs call the same
 :func:`~buildds.inject_errors.normal_matching.select_matched`: the same rows, byte for byte.
 
@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pickle
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +38,7 @@ from buildds.inject_errors.normal_matching import (
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
 
-__all__ = ["MATCH_FILE", "NORMALS_FILE", "UNMATCHED", "UNMATCHED_MESSAGE", "match_corpus", "match_shards", "read_normals",
+__all__ = ["MATCH_FILE", "NORMALS_FILE", "UNMATCHED", "UNMATCHED_MESSAGE", "chosen_normals", "match_corpus", "match_shards",
            "record_matching", "shard_candidates"]
 
 MATCH_FILE = "match.json"
@@ -47,7 +46,9 @@ MATCH_FILE = "match.json"
 UNMATCHED = "no_matched_untouched_row"
 UNMATCHED_MESSAGE = ("the corpus has too few untouched rows with this row's charge, penalty "
                      "kind, term and fine: a reader could tell it by its values")
-NORMALS_FILE = "normals.pickle"
+#: a shard's candidate untouched rows, in the row file format of its rows
+#: (:mod:`buildds.export.arbench_rows_file`)
+NORMALS_FILE = "normals.parquet"
 
 
 def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, str, str]]
@@ -82,19 +83,16 @@ def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any], profil
     return record_matching(run, matching, [(i, *source[i]) for i in left_out])
 
 
-def shard_candidates(judgments: Sequence[Any], done: Sequence[Any],
-                     normal_rows: Sequence[ArbenchRow], seed: int, profile: Any
-                     ) -> tuple[bytes, str]:
-    """A shard's ``normals.pickle`` bytes (``normal_rows``, every candidate's row, in id
-    order) and ``match.json`` text (the candidates and the injected rows' bins)."""
+def shard_candidates(judgments: Sequence[Any], done: Sequence[Any], seed: int, profile: Any
+                     ) -> str:
+    """A shard's ``match.json`` text: its candidates (rank, id, bins) and the bins of its
+    injected rows (the candidates' rows themselves go to :data:`NORMALS_FILE`)."""
     cands = candidates_of(judgments, seed, profile)
     data = {"candidates": [[c.rank, c.id, list(c.bins)] for c in cands],
             "injected": [[i, r.source_id, t, list(b)]
                          for (i, t, b), r in zip(injected_bins(done, profile), done,
                                                  strict=True)]}
-    rows = b"".join(pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)
-                    for r in sorted(normal_rows, key=lambda r: r.id))
-    return rows, json.dumps(data, ensure_ascii=False)
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _match_data(folders: Sequence[str]) -> Iterator[dict[str, Any]]:
@@ -125,14 +123,11 @@ def match_shards(run: Any, folders: Sequence[str]
                                            if i in left])
 
 
-def read_normals(folder: str, chosen: Mapping[str, tuple[str, int]]) -> Iterator[ArbenchRow]:
-    """The chosen untouched rows of a shard, in id order, each recording the error type it
-    was drawn for (as :func:`~buildds.inject_errors.arbench_rows.normal_row` does)."""
-    with open(Path(folder) / NORMALS_FILE, "rb") as fh:
-        while True:
-            try:
-                row: ArbenchRow = pickle.load(fh)
-            except EOFError:
-                return
-            if row.source_id in chosen:
-                yield dataclasses.replace(row, rationale=matched_rationale(*chosen[row.source_id]))
+def chosen_normals(rows: Iterable[ArbenchRow], chosen: Mapping[str, tuple[str, int]]
+                   ) -> Iterator[ArbenchRow]:
+    """The chosen ones of a shard's candidate rows (read from its :data:`NORMALS_FILE`), in
+    their order, each recording the error type it was drawn for (as
+    :func:`~buildds.inject_errors.arbench_rows.normal_row` does)."""
+    for row in rows:
+        if row.source_id in chosen:
+            yield dataclasses.replace(row, rationale=matched_rationale(*chosen[row.source_id]))

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildds.errors import BuildError
-from buildds.jobs.judgments_matched_normals import read_normals
+from buildds.jobs.judgments_matched_normals import NORMALS_FILE, chosen_normals
 from buildds.jobs.judgments_shard_task import ROWS_FILE, read_rows
 
 if TYPE_CHECKING:
@@ -59,13 +59,14 @@ class MergedRows:
         self.folders, self.counts, self.excluded = tuple(folders), tuple(counts), excluded
         #: the untouched rows chosen from the shards' candidates (judgment id → the error
         #: type and bin level it was drawn for: :mod:`.judgments_matched_normals`)
-        self.normals = dict(normals or {})
+        self.normals = normals or {}
         self._len: int | None = None if excluded else sum(self.counts) + len(self.normals)
 
     def __iter__(self) -> Iterator[ArbenchRow]:
         streams = [_in_order(f) for f in self.folders]
         if self.normals:
-            streams += [read_normals(f, self.normals) for f in self.folders]
+            streams += [chosen_normals(read_rows(f, NORMALS_FILE), self.normals)
+                        for f in self.folders]
         merged = heapq.merge(*streams, key=lambda r: r.id)
         if not self.excluded:
             return iter(merged)

@@ -9,9 +9,9 @@ files:
 - ``rows.parquet`` — the shard's injected :class:`~buildds.schema.arbench.ArbenchRow` s in
   id order, in the export's columns (:mod:`buildds.export.arbench_rows_file`; the S1–S5
   inputs left empty where the row makes them from its parts), read back as the same rows;
-  ``normals.pickle`` and ``match.json`` — every judgment it could offer as an untouched row,
-  for the merge's corpus-wide matching (:mod:`buildds.jobs.judgments_matched_normals`; an
-  intermediate of this run's own folder: exact round trip);
+  ``normals.parquet`` (the same format) and ``match.json`` — every judgment it could offer as
+  an untouched row, for the merge's corpus-wide matching
+  (:mod:`buildds.jobs.judgments_matched_normals`);
 - ``rejects.json`` — the injections skipped and the judgments without a judgment part (each
   a reject of the run, in judgment order), the failed round-trip checks of the injected rows
   (:func:`buildds.validate.arbench.check_edits`: the records stay here), the counts;
@@ -147,9 +147,8 @@ def build_shard(task: ShardTask) -> ShardResult:
 
     rows = arbench_rows(judgments, done, texts=texts, profile=profile, seed=task.seed,
                         normals={})  # the untouched rows: chosen by the merge, corpus-wide
-    normals, match = shard_candidates(judgments, done, [
-        slim(normal_row(j, texts, profile, seed=task.seed)) for j in judgments
-        if j.judgment.strip()], task.seed, profile)
+    normals = sorted((normal_row(j, texts, profile, seed=task.seed) for j in judgments
+                      if j.judgment.strip()), key=lambda r: r.id)  # every candidate's row
     by_id = {d.id: d for d in done}
     rejects = {
         "inject": [InjectReject(reason=s.reason, message=s.message, id=s.source_id,
@@ -163,11 +162,10 @@ def build_shard(task: ShardTask) -> ShardResult:
     }
     folder.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)  # written again last: it vouches for the files beside it
-    atomic_write_bytes(folder / ROWS_FILE, rows_parquet_bytes(
-        ArbenchRow.as_dict(slim(r)) for r in rows))  # slim: the inputs stay empty
+    for name, made in ((ROWS_FILE, rows), (NORMALS_FILE, normals)):  # slim: inputs left empty
+        atomic_write_bytes(folder / name, rows_parquet_bytes(ArbenchRow.as_dict(slim(r)) for r in made))
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
-    atomic_write_bytes(folder / NORMALS_FILE, normals)
-    atomic_write_text(folder / MATCH_FILE, match)
+    atomic_write_text(folder / MATCH_FILE, shard_candidates(judgments, done, task.seed, profile))
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
     return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
 
@@ -207,12 +205,12 @@ def _inject(task: ShardTask, judgments: list[Any], profile: Any, ctx: Any
     return done, skipped
 
 
-def read_rows(folder: str | Path) -> Iterator[ArbenchRow]:
-    """The rows a shard wrote, one at a time (:class:`SlimRow` s where the inputs were left
-    empty, else the row as it was)."""
+def read_rows(folder: str | Path, name: str = ROWS_FILE) -> Iterator[ArbenchRow]:
+    """The rows a shard wrote to its file ``name``, one at a time (:class:`SlimRow` s where
+    the inputs were left empty, else the row as it was)."""
     from buildds.export.arbench_rows_file import read_row_dicts
 
-    for data in read_row_dicts(Path(folder) / ROWS_FILE):
+    for data in read_row_dicts(Path(folder) / name):
         yield (SlimRow if all(data[k] == "" for k in _INPUTS) else ArbenchRow).from_dict(data)
 
 
