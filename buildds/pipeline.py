@@ -48,6 +48,7 @@ __all__ = [
     "progress_bar",
     "release_freed_memory",
     "run_parallel",
+    "use_system_allocator",
 ]
 
 T = TypeVar("T")
@@ -308,3 +309,37 @@ def release_freed_memory() -> None:
         pyarrow.default_memory_pool().release_unused()
     if _TRIM:
         _TRIM(0)
+
+
+_MMAP_FIXED = False
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
+#: blocks of at least this many bytes are mmapped (glibc), whatever was freed before
+MMAP_THRESHOLD = 256 * 1024
+
+
+def use_system_allocator() -> None:
+    """Make the system allocator (glibc ``malloc``, which :func:`release_freed_memory` trims)
+    pyarrow's default memory pool in this process, in place of its bundled mimalloc — which
+    keeps freed segments between the batches of a long stream. A streamed build calls it
+    first (the sharded ``buildds judgments``, in the driver and in each shard's process):
+    measured on 100× JuDGE, the peak of one process 414 → 383 MB
+    (``benchmarks/bench_judgments_scale.py``). Without pyarrow installed: nothing."""
+    global _MMAP_FIXED
+    if not _MMAP_FIXED:
+        try:
+            import ctypes
+
+            # glibc raises its mmap threshold to the size of each large block freed (up to
+            # 32 MiB), after which the batches' column buffers come from the heap and stay
+            # there fragmented; a fixed threshold keeps them mmapped: unmapped when freed
+            ctypes.CDLL("libc.so.6").mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+        except (OSError, AttributeError):
+            pass
+        _MMAP_FIXED = True
+    try:
+        import pyarrow
+    except ImportError:
+        return
+    pool = pyarrow.system_memory_pool()
+    if pyarrow.default_memory_pool().backend_name != pool.backend_name:
+        pyarrow.set_memory_pool(pool)

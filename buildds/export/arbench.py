@@ -97,6 +97,9 @@ SPLIT_DOCS = {
 }
 _LISTS = ("charges", "cited_articles", "anomalous_cited_articles")
 _INTS = {"label": "int8", "seed": "int32"}
+#: the parquet columns with statistics and dictionary pages (the short ones a reader filters
+#: on; :func:`~buildds.export.arbench_stream.parquet_options`)
+INDEXED = ("id", "source_id", "dataset", "error_type", "error_class", "label", "factor", "seed")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -193,7 +196,7 @@ def export_arbench(rows: Iterable[ArbenchRow], *, out: Path, fingerprint: str,
     split_fps: dict[str, str] = {}
     write = streamed_writer(split_rows, features, split_fps, tag="buildds-arbench",
                             title="AR-Bench", fingerprint=fingerprint, seed=seed,
-                            citation=SEED_TITLE)
+                            indexed=INDEXED, citation=SEED_TITLE)
 
     def card(sizes: dict[str, dict[str, int]], data_fp: str) -> str:
         front_matter = hub_front_matter({

@@ -8,19 +8,27 @@ DuckDB, ``datasets``), in row groups of :data:`ROW_GROUP` rows (what a reader ho
 decoded); the S1–S5 input columns of a row that makes them from its other columns are stored
 empty (the merge makes them again: they are most of a row's size). :func:`read_row_dicts` gives each row as
 :meth:`~buildds.schema.arbench.ArbenchRow.as_dict` gave it, ``chunk`` rows decoded at a time.
+
+A reader holds the footer of its file whole — a few KB per row group decoded — so a file of
+a run's rows that grew with the corpus would make every merge of them grow with it too (a
+run of 20,000 rows: ~20 MB per reader). :func:`write_rows_parts` therefore writes a stream
+of rows as parts of at most :data:`PART_ROWS` rows (``rows-00000.parquet``, …), and
+:func:`row_files` lists them in order, so a reader holds one part's footer at a time.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
 from buildds.export.arrow_rows import rows_table
 from buildds.export.common import PARQUET_OPTIONS, parquet_batches, require_data
 
-__all__ = ["ROW_GROUP", "read_row_dicts", "rows_parquet_bytes", "write_rows_parquet"]
+__all__ = ["PART_ROWS", "ROW_GROUP", "read_row_dicts", "row_files", "rows_parquet_bytes",
+           "write_rows_parquet", "write_rows_parts"]
 
 
 class _Stored:
@@ -36,6 +44,8 @@ class _Stored:
 #: rows per row group of a shard's file: what a reader decodes at once, so the merge of k
 #: files holds about k × this many rows
 ROW_GROUP = 25
+#: rows per part file of :func:`write_rows_parts` (40 row groups: a footer of ~100 KB)
+PART_ROWS = 1000
 
 
 def _write(rows: Iterable[Mapping[str, Any]], sink: Any, group: int) -> int:
@@ -86,3 +96,35 @@ def read_row_dicts(path: str | Path, *, chunk: int = ROW_GROUP) -> Iterator[dict
     """The rows of a file :func:`rows_parquet_bytes` wrote, in order, ``chunk`` at a time."""
     for batch in parquet_batches(path, batch_size=chunk):  # a merge holds one reader a file
         yield from batch.to_pylist()
+
+
+def _part(name: str, i: int) -> str:
+    stem, _, ext = name.rpartition(".")
+    return f"{stem}-{i:05d}.{ext}"
+
+
+def write_rows_parts(rows: Iterable[Mapping[str, Any]], folder: str | Path, name: str, *,
+                     part_rows: int = PART_ROWS) -> int:
+    """``rows`` (as :func:`write_rows_parquet`) into ``folder`` as the parts of ``name``
+    (``rows.parquet`` → ``rows-00000.parquet``, …: at most ``part_rows`` rows each, at
+    least one part; the parts of an earlier write removed first); the number of rows."""
+    folder = Path(folder)
+    for old in row_files(folder, name):
+        old.unlink()
+    it, n, i = iter(rows), 0, 0
+    first = next(it, None)
+    while first is not None or i == 0:
+        part = iter(()) if first is None else chain([first], islice(it, part_rows - 1))
+        n += write_rows_parquet(part, folder / _part(name, i))
+        first, i = next(it, None), i + 1
+    return n
+
+
+def row_files(folder: str | Path, name: str) -> list[Path]:
+    """The files that hold the rows of ``name`` in ``folder``, in order: ``name`` itself, or
+    its parts (:func:`write_rows_parts`); none when neither is there."""
+    folder = Path(folder)
+    if (folder / name).is_file():
+        return [folder / name]
+    stem, _, ext = name.rpartition(".")
+    return sorted(folder.glob(f"{stem}-[0-9][0-9][0-9][0-9][0-9].{ext}"))

@@ -37,25 +37,28 @@ half-decade — from every judgment with a judgment part, each judgment at most 
   for E4's 122 rows there), so E4 loses about half its rows on the real corpora; this is
   the price of a comparison a surface reader cannot tell apart.
 
-The selection reads the candidates through a callable that gives a fresh iterable each time
-(one pass per level), holding only a heap of the quota's size per bin and the chosen ids:
-the whole-corpus run passes its judgments' candidates, a sharded run streams the candidate
-files its shards wrote (:mod:`buildds.jobs.judgments_matched_normals`) — the same function,
-so both give the same rows.
+The selection reads the candidates once, into a :class:`~buildds.inject_errors.
+normal_matching_store.MatchStore` (SQLite: in memory for a whole-corpus run, a scratch file
+for a sharded one), and asks it per bin and level for the quota's best-ranked candidates not
+chosen yet; the choices and the injected rows left out are kept there too, so a sharded run
+holds none of them in memory (issue 18). The whole-corpus run passes its judgments'
+candidates, a sharded run streams the candidate files its shards wrote
+(:mod:`buildds.jobs.judgments_matched_normals`) — the same function, so both give the same
+rows.
 """
 
 from __future__ import annotations
 
 import bisect
 import hashlib
-import heapq
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from buildds.inject_errors.normal_matching_store import MatchStore
     from buildds.schema.judgments import InjectedJudgment, Judgment
     from buildds.schema.statutes import StatuteProfile
 
@@ -94,7 +97,7 @@ class Matching:
     """The selection: ``chosen`` id → (error type, level index); per type its quota, the
     rows drawn at each level and the shortfall."""
 
-    chosen: dict[str, tuple[str, int]] = field(default_factory=dict)
+    chosen: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     quota: dict[str, int] = field(default_factory=dict)
     drawn: dict[str, list[int]] = field(default_factory=dict)
     shortfall: dict[str, int] = field(default_factory=dict)
@@ -203,46 +206,31 @@ def quota(counts: Mapping[str, int], share: float, seed: int, etype: str) -> dic
     return out
 
 
-def _keep_largest(heap: list[Any], item: Any, n: int) -> None:
-    """Push ``item`` into the min-heap ``heap`` so that it holds the ``n`` largest items seen."""
-    if len(heap) < n:
-        heapq.heappush(heap, item)
-    elif item > heap[0]:
-        heapq.heapreplace(heap, item)
-
-
-def _take(candidates: Iterable[Candidate], level: int, need: Mapping[str, int],
-          chosen: Mapping[str, object]) -> dict[str, list[Candidate]]:
-    """Per bin the ``need[bin]`` best-ranked candidates not chosen yet (bounded heaps)."""
-    heaps: dict[str, list[tuple[int, str, Candidate]]] = defaultdict(list)
-    for c in candidates:
-        key = c.bins[level]
-        n = need.get(key, 0)
-        if not n or c.id in chosen:
-            continue
-        _keep_largest(heaps[key], (-int(c.rank, 16), c.id, c), n)  # the best ranks
-    return {k: sorted((c for _, _, c in h), key=lambda c: (c.rank, c.id))
-            for k, h in heaps.items()}
-
-
-def _hand_out(picked: list[Candidate], demand: Mapping[str, int]) -> dict[str, list[str]]:
-    """The picked candidates in rank order, each to the type with the largest share of its
-    demand still open (ties by type name)."""
+def _hand_out(picked: list[tuple[str, str]], demand: Mapping[str, int]) -> dict[str, list[str]]:
+    """The picked candidates ((rank, id) in rank order), each to the type with the largest
+    share of its demand still open (ties by type name)."""
     got: dict[str, list[str]] = {t: [] for t in demand}
-    for c in picked:
+    for _, cid in picked:
         open_ = [(len(got[t]) / d, t) for t, d in demand.items() if len(got[t]) < d]
         if not open_:
             break
-        got[min(open_)[1]].append(c.id)
+        got[min(open_)[1]].append(cid)
     return got
 
 
+# long: the quotas, then one round of picks per level with what falls short carried up
 def select_matched(candidates: Callable[[], Iterable[Candidate]],
-                   injected: Iterable[tuple[str, Bins]], *, share: float, seed: int
-                   ) -> Matching:
+                   injected: Iterable[tuple[str, Bins]], *, share: float, seed: int,
+                   store: MatchStore | None = None) -> Matching:
     """The untouched rows of every error type (see the module docstring): ``candidates()``
-    gives every candidate afresh (read once per level), ``injected`` the (error type, bins)
-    of every injected row."""
+    gives every candidate (read once, into ``store``), ``injected`` the (error type, bins)
+    of every injected row. ``store``: where the candidates and the choices are kept (a
+    sharded run's file; ``matching.chosen`` is then its view); None: in memory, and
+    ``matching.chosen`` a dict."""
+    from buildds.inject_errors.normal_matching_store import MatchStore
+
+    own = store is None
+    db = MatchStore(len(LEVELS)) if store is None else store
     counts: dict[str, Counter[str]] = defaultdict(Counter)  # type → bin → injected rows
     parent: list[dict[str, str]] = [{} for _ in LEVELS]  # each bin's coarser bin
     for etype, bins in injected:
@@ -260,15 +248,13 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
             if q:
                 demand[key][etype] += q
                 coarse[(etype, parent[-1][key])] += q
+    db.add_candidates((c.rank, c.id, c.bins) for c in candidates())
     for level in range(len(LEVELS)):
-        need = {k: sum(d.values()) for k, d in demand.items()}
-        picked = _take(candidates(), level, need, result.chosen)
         coarser: dict[str, Counter[str]] = defaultdict(Counter)
-        for key in sorted(demand):
-            got = _hand_out(picked.get(key, []), demand[key])
+        for key in sorted(demand):  # a candidate is in one bin per level: bins apart
+            got = _hand_out(db.best(level, key, sum(demand[key].values())), demand[key])
             for etype, wanted in demand[key].items():
-                for source_id in got[etype]:
-                    result.chosen[source_id] = (etype, level)
+                db.choose(got[etype], etype, level)
                 result.drawn[etype][level] += len(got[etype])
                 if wanted > len(got[etype]) and level + 1 < len(LEVELS):
                     coarser[parent[level][key]][etype] += wanted - len(got[etype])
@@ -281,6 +267,9 @@ def select_matched(candidates: Callable[[], Iterable[Candidate]],
     for etype in result.quota:
         result.shortfall.setdefault(etype, 0)
     result.shortfall = dict(sorted(result.shortfall.items()))
+    result.chosen = dict(db.chosen.items()) if own else db.chosen
+    if own:
+        db.close()
     return result
 
 
@@ -308,7 +297,7 @@ def match_judgments(judgments: Iterable[Judgment], injected: Iterable[InjectedJu
     pool, rows = candidates_of(judgments, seed, profile), injected_bins(injected, profile)
     matching = select_matched(lambda: pool, [(t, b) for _, t, b in rows], share=share,
                               seed=seed)
-    return matching, unmatched_rows(lambda: rows, matching, share=share, seed=seed)
+    return matching, list(unmatched_rows(lambda: rows, matching, share=share, seed=seed))
 
 
 def matched_rationale(etype: str, level: int) -> dict[str, object]:
@@ -318,23 +307,31 @@ def matched_rationale(etype: str, level: int) -> dict[str, object]:
 
 
 def unmatched_rows(injected: Callable[[], Iterable[tuple[str, str, Bins]]],
-                   matching: Matching, *, share: float, seed: int) -> list[str]:
+                   matching: Matching, *, share: float, seed: int,
+                   store: MatchStore | None = None) -> Collection[str]:
     """The ids of the injected rows left out where the corpus fell short (``injected()``:
     (row id, error type, bins) of every injected row, read twice): in a coarsest bin whose
     quota ``Q`` got ``Q − s`` untouched rows, a type keeps ``⌊(Q − s) / share⌋`` of its
-    ``N`` rows there, those ranked best by a hash of the seed and the row id (bounded heaps
-    of the rows left out). Sorted; ``matching.left_out`` counts them per type."""
+    ``N`` rows there, those ranked best by a hash of the seed and the row id (the others
+    staged in ``store``). ``matching.left_out`` counts them per type. ``store``: a sharded
+    run's (the ids are then its view, :attr:`MatchStore.left`); None: in memory, and a
+    sorted list."""
+    from buildds.inject_errors.normal_matching_store import MatchStore
+
     counts: Counter[tuple[str, str]] = Counter((t, b[-1]) for _, t, b in injected())
     drop = {key: n - min(n, math.floor((q - short) / share + 1e-9))
             for key, n in counts.items() if key in matching.short_bins
             for q, short in [matching.short_bins[key]]}
-    heaps: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
-    for row_id, etype, bins in injected():
-        n = drop.get((etype, bins[-1]), 0)
-        if not n:
-            continue
-        item = (hashlib.sha256(f"{seed}:unmatched:{row_id}".encode()).hexdigest(), row_id)
-        _keep_largest(heaps[(etype, bins[-1])], item, n)  # the n largest hashes: left out
-    matching.left_out = dict(sorted(Counter(
-        etype for (etype, _), heap in heaps.items() for _ in heap).items()))
-    return sorted(row_id for heap in heaps.values() for _, row_id in heap)
+    db = MatchStore(len(LEVELS)) if store is None else store
+    db.stage((etype, bins[-1],
+              hashlib.sha256(f"{seed}:unmatched:{row_id}".encode()).hexdigest(), row_id)
+             for row_id, etype, bins in injected() if drop.get((etype, bins[-1]), 0))
+    for (etype, key), n in sorted(drop.items()):
+        if n:
+            db.leave_out(etype, key, n)
+    matching.left_out = db.left.per_type()
+    if store is not None:
+        return db.left
+    out = list(db.left)
+    db.close()
+    return out

@@ -100,14 +100,18 @@ def _types_section(errors: Sequence[str], rows: Sequence[ArbenchRow]
 
 def _dates_section(judgments: Sequence[Judgment], in_force: date,
                    versions: Sequence[tuple[str, date]]) -> tuple[list[str], dict[str, Any]]:
-    dated = [j.judgment_date for j in judgments if j.judgment_date is not None]
-    older = [d for d in dated if d < in_force]
-    texts = Counter(next(name for name, start in reversed(versions) if d >= start)
-                    for d in older if versions and d >= versions[0][1])
+    counted = Counter(j.judgment_date for j in judgments)  # never a list per judgment
+    undated = counted.pop(None, 0)
+    days: dict[date, int] = {d: n for d, n in counted.items() if d is not None}
+    older = sum(n for d, n in days.items() if d < in_force)
+    texts: Counter[str] = Counter()
+    for d, n in days.items():
+        if d < in_force and versions and d >= versions[0][1]:
+            texts[next(name for name, start in reversed(versions) if d >= start)] += n
     lines = ["## Judgment dates vs the law applied", "",
              (f"No --law-store: every judgment is checked against one text of the law, in force "
-             f"from {in_force.isoformat()}. {len(older)} of {len(judgments)} judgments are dated "
-             f"before it (judged under an earlier text of the law; {len(judgments) - len(dated)} "
+             f"from {in_force.isoformat()}. {older} of {len(judgments)} judgments are dated "
+             f"before it (judged under an earlier text of the law; {undated} "
              "have no date): their statutory ranges may differ from the ones applied. Pass "
              "--law-store (a law store with the PRC versions, `buildds laws import`) to judge "
              "each under the version in force at its date."), ""]
@@ -116,7 +120,7 @@ def _dates_section(judgments: Sequence[Judgment], in_force: date,
         lines += [f"| {name} | {texts[name]} |" for name, _ in versions if texts[name]]
         lines.append("")
     return lines, {"text_in_force_from": in_force.isoformat(), "judgments": len(judgments),
-                   "dated_before": len(older), "undated": len(judgments) - len(dated),
+                   "dated_before": older, "undated": undated,
                    "by_text_in_force": {n: texts[n] for n, _ in versions if texts[n]}}
 
 

@@ -6,7 +6,9 @@ selection needs corpus-wide counts, so each shard writes every judgment it could
 untouched row — its row in ``normals.parquet`` (id order, slim, as its rows) and
 its rank and bins, with the bins of the shard's injected rows, in ``match.json``
 (:func:`shard_candidates`); the merge selects over all shards' ``match.json`` files
-(:func:`match_shards`: one streamed pass per bin level, bounded heaps) and the merged rows
+(:func:`match_shards`: the candidates streamed once into a SQLite file,
+:mod:`buildds.inject_errors.normal_matching_store`, that keeps the choices and the rows left
+out too: nothing per row is held in memory) and the merged rows
 take the chosen rows from ``normals.parquet`` (:func:`chosen_normals`), recording the type each
 was drawn for as the whole-corpus run does. Both runs call the same
 :func:`~buildds.inject_errors.normal_matching.select_matched`: the same rows, byte for byte.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,10 +38,11 @@ from buildds.inject_errors.normal_matching import (
 )
 
 if TYPE_CHECKING:
+    from buildds.inject_errors.normal_matching_store import MatchStore
     from buildds.schema.arbench import ArbenchRow
 
-__all__ = ["MATCH_FILE", "NORMALS_FILE", "UNMATCHED", "UNMATCHED_MESSAGE", "chosen_normals", "match_corpus", "match_shards",
-           "record_matching", "shard_candidates"]
+__all__ = ["MATCH_FILE", "NORMALS_FILE", "UNMATCHED", "UNMATCHED_MESSAGE", "chosen_normals",
+           "match_corpus", "match_shards", "record_matching", "shard_candidates"]
 
 MATCH_FILE = "match.json"
 #: the skip reason of an injected row left out, and its message
@@ -51,14 +54,13 @@ UNMATCHED_MESSAGE = ("the corpus has too few untouched rows with this row's char
 NORMALS_FILE = "normals.parquet"
 
 
-def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, str, str]]
-                    ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+def record_matching(run: Any, matching: Matching, left_out: Iterable[tuple[str, str, str]]
+                    ) -> None:
     """The selection's figures into the run's report and each injected row left out
-    (``left_out``: row id, source id, error type) a reject; the chosen untouched rows and
-    the ids left out."""
+    (``left_out``: row id, source id, error type; sorted) a reject."""
     from buildds.schema.judgments_rejects import InjectReject
 
-    for _, source_id, etype in sorted(left_out):
+    for _, source_id, etype in left_out:
         run.reject(InjectReject(reason=UNMATCHED, message=UNMATCHED_MESSAGE, id=source_id,
                                 error_type=etype))
     for etype, n in sorted(matching.left_out.items()):  # made, but not a row: a skip
@@ -70,17 +72,17 @@ def record_matching(run: Any, matching: Matching, left_out: Sequence[tuple[str, 
                 skip_reasons=dict(sorted(reasons.items())))
     run.report.normal_matching = matching.as_json()
     run.report.normal_matching_md = matching.to_markdown()
-    return matching.chosen, {row_id for row_id, _, _ in left_out}
 
 
 def match_corpus(run: Any, judgments: Sequence[Any], done: Sequence[Any], profile: Any
-                 ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+                 ) -> tuple[Mapping[str, tuple[str, int]], set[str]]:
     """The whole-corpus run's untouched rows (judgment id → (error type, bin level)) and
     the injected row ids left out (``profile``: the charges' chapters)."""
     matching, left_out = match_judgments(judgments, done, share=run.normal_share, seed=run.seed,
                                          profile=profile)
     source = {r.id: (r.source_id, str(r.error_type)) for r in done}
-    return record_matching(run, matching, [(i, *source[i]) for i in left_out])
+    record_matching(run, matching, sorted((i, *source[i]) for i in left_out))
+    return matching.chosen, set(left_out)
 
 
 def shard_candidates(judgments: Sequence[Any], done: Sequence[Any], seed: int, profile: Any
@@ -100,10 +102,11 @@ def _match_data(folders: Sequence[str]) -> Iterator[dict[str, Any]]:
         yield json.loads((Path(folder) / MATCH_FILE).read_text("utf-8"))
 
 
-def match_shards(run: Any, folders: Sequence[str]
-                 ) -> tuple[dict[str, tuple[str, int]], set[str]]:
+def match_shards(run: Any, folders: Sequence[str], store: MatchStore
+                 ) -> tuple[Mapping[str, tuple[str, int]], Container[str]]:
     """The sharded run's untouched rows and the injected row ids left out, over every
-    shard's ``match.json`` (streamed: one shard's file at a time, once per pass)."""
+    shard's ``match.json`` (streamed: one shard's file at a time, once per pass), kept in
+    ``store`` (the two results are its views)."""
     def candidates() -> Iterator[Candidate]:
         for data in _match_data(folders):
             for r, i, bins in data["candidates"]:
@@ -116,11 +119,12 @@ def match_shards(run: Any, folders: Sequence[str]
 
     share, seed = run.normal_share, run.seed
     matching = select_matched(candidates, ((t, b) for _, _, t, b in injected()),  # type: ignore[misc]
-                              share=share, seed=seed)
-    left = set(unmatched_rows(lambda: ((i, t, b) for i, _, t, b in injected()),  # type: ignore[misc]
-                              matching, share=share, seed=seed))
-    return record_matching(run, matching, [(i, s, t) for i, s, t, _ in injected()
-                                           if i in left])
+                              share=share, seed=seed, store=store)
+    left = unmatched_rows(lambda: ((i, t, b) for i, _, t, b in injected()),  # type: ignore[misc]
+                          matching, share=share, seed=seed, store=store)
+    store.add_sources((i, s) for i, s, _, _ in injected() if i in left)
+    record_matching(run, matching, store.left.rows())
+    return matching.chosen, store.left
 
 
 def chosen_normals(rows: Iterable[ArbenchRow], chosen: Mapping[str, tuple[str, int]]

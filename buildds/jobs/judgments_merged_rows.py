@@ -9,7 +9,10 @@ audit's capped sample and the export each see the rows in the final order while 
 row per shard is held — the run's memory does not grow with the number of rows.
 
 Rows left out by validation are an id set (:meth:`MergedRows.without`): only the failing
-rows' ids are held, never the rows.
+rows' ids are held, never the rows. The injected rows the matching left out, and the chosen
+untouched rows, are asked of the matching's store (SQLite:
+:mod:`buildds.inject_errors.normal_matching_store`) row by row, until the compaction has
+written them into run files.
 
 A merge holds a row group (:data:`~buildds.export.arbench_rows_file.ROW_GROUP` rows) of each
 file it reads, so the number of files is bounded too: a run with more than :data:`FANIN`
@@ -21,21 +24,24 @@ from __future__ import annotations
 
 import heapq
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildds.errors import BuildError
 from buildds.jobs.judgments_matched_normals import NORMALS_FILE, chosen_normals
 from buildds.jobs.judgments_shard_task import ROWS_FILE, read_rows
+from buildds.pipeline import release_freed_memory
 
 if TYPE_CHECKING:
     from buildds.schema.arbench import ArbenchRow
 
-__all__ = ["FANIN", "MergedRows"]
+__all__ = ["FANIN", "TRIM_EVERY", "MergedRows"]
 
 #: files merged at once (a row group of each is held)
 FANIN = 8
+#: rows read between two hand-backs of freed memory (:func:`_trimmed`)
+TRIM_EVERY = 1000
 
 
 def _in_order(folder: str) -> Iterator[ArbenchRow]:
@@ -49,18 +55,33 @@ def _in_order(folder: str) -> Iterator[ArbenchRow]:
         yield row
 
 
+def _trimmed(rows: Iterator[ArbenchRow]) -> Iterator[ArbenchRow]:
+    """``rows``, the freed memory handed back every :data:`TRIM_EVERY` rows: the allocators
+    keep the pages of the rows already read, so a long pass's resident size would grow with
+    the number of rows it reads although it holds one row per file."""
+    for i, row in enumerate(rows, 1):
+        yield row
+        if i % TRIM_EVERY == 0:
+            release_freed_memory()
+
+
 class MergedRows:
     """The rows of the shards under ``folders`` (each with ``counts[i]`` rows), in id order,
-    re-read from the files on every iteration; ``excluded``: ids left out."""
+    re-read from the files on every iteration; ``excluded``: ids left out by validation;
+    ``left_out``: injected row ids the matching left out; ``normals``: the untouched rows
+    chosen from the shards' candidates."""
 
     def __init__(self, folders: Sequence[str], counts: Sequence[int],
                  excluded: frozenset[str] = frozenset(),
-                 normals: Mapping[str, tuple[str, int]] | None = None) -> None:
+                 normals: Mapping[str, tuple[str, int]] | None = None,
+                 left_out: Container[str] = frozenset()) -> None:
         self.folders, self.counts, self.excluded = tuple(folders), tuple(counts), excluded
         #: the untouched rows chosen from the shards' candidates (judgment id → the error
         #: type and bin level it was drawn for: :mod:`.judgments_matched_normals`)
         self.normals = normals or {}
-        self._len: int | None = None if excluded else sum(self.counts) + len(self.normals)
+        self.left_out = left_out
+        self._len: int | None = (None if excluded or left_out
+                                 else sum(self.counts) + len(self.normals))
 
     def __iter__(self) -> Iterator[ArbenchRow]:
         streams = [_in_order(f) for f in self.folders]
@@ -68,9 +89,10 @@ class MergedRows:
             streams += [chosen_normals(read_rows(f, NORMALS_FILE), self.normals)
                         for f in self.folders]
         merged = heapq.merge(*streams, key=lambda r: r.id)
-        if not self.excluded:
-            return iter(merged)
-        return (r for r in merged if r.id not in self.excluded)
+        if self.excluded or self.left_out:
+            merged = (r for r in merged
+                      if r.id not in self.excluded and r.id not in self.left_out)
+        return _trimmed(merged)
 
     def __len__(self) -> int:
         if self._len is None:
@@ -83,7 +105,7 @@ class MergedRows:
     def without(self, ids: set[str] | frozenset[str]) -> MergedRows:
         """These rows without ``ids`` (and without the ones already left out)."""
         return MergedRows(self.folders, self.counts, self.excluded | frozenset(ids),
-                          self.normals)
+                          self.normals, self.left_out)
 
     def streams(self) -> int:
         """How many files an iteration reads at once."""
@@ -93,7 +115,7 @@ class MergedRows:
         """These rows read from at most ``fanin`` files: while there are more, groups of
         shards (then of runs) merged into one run file each under ``into`` (made anew);
         the rows and their order are the same."""
-        from buildds.export.arbench_rows_file import write_rows_parquet
+        from buildds.export.arbench_rows_file import write_rows_parts
         from buildds.schema.arbench import ArbenchRow
 
         level, depth = self, 0
@@ -105,11 +127,11 @@ class MergedRows:
             folders, counts = [], []
             for i in range(0, len(level.folders), size):
                 group = MergedRows(level.folders[i:i + size], level.counts[i:i + size],
-                                   level.excluded, level.normals)
+                                   level.excluded, level.normals, level.left_out)
                 folder = Path(into) / f"run-{depth}-{i // size:05d}"
                 folder.mkdir(parents=True)
-                counts.append(write_rows_parquet((ArbenchRow.as_dict(r) for r in group),
-                                                 folder / ROWS_FILE))
+                counts.append(write_rows_parts((ArbenchRow.as_dict(r) for r in group),
+                                               folder, ROWS_FILE))  # parts: bounded footers
                 folders.append(str(folder))
             level, depth = MergedRows(folders, counts), depth + 1
         return level

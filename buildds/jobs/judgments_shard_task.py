@@ -6,10 +6,11 @@ inject and make the rows of the judgments the survey kept in it, and write them 
 ``map_fn(fn, tasks)`` runs it (the built-in ``map``, a process pool, a Ray executor). Its
 files:
 
-- ``rows.parquet`` — the shard's injected :class:`~buildds.schema.arbench.ArbenchRow` s in
-  id order, in the export's columns (:mod:`buildds.export.arbench_rows_file`; the S1–S5
-  inputs left empty where the row makes them from its parts), read back as the same rows;
-  ``normals.parquet`` (the same format) and ``match.json`` — every judgment it could offer as
+- ``rows-00000.parquet`` … — the shard's injected :class:`~buildds.schema.arbench.ArbenchRow`
+  s in id order, in the export's columns (:mod:`buildds.export.arbench_rows_file`: parts
+  of at most 1,000 rows; the S1–S5 inputs left empty where the row makes them from its
+  parts), read back as the same rows (:func:`read_rows`);
+  ``normals-00000.parquet`` … (the same format) and ``match.json`` — every judgment it could offer as
   an untouched row, for the merge's corpus-wide matching
   (:mod:`buildds.jobs.judgments_matched_normals`);
 - ``rejects.json`` — the injections skipped and the judgments without a judgment part (each
@@ -25,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,7 @@ class ShardTask:
     shard: Shard
     field_map: JudgmentFieldMap
     #: the lines of the judgments the survey kept (read in order, de-duplicated run-wide)
-    lines: tuple[int, ...]
+    lines: Sequence[int]
     folder: str
     key: str
     errors: tuple[str, ...]
@@ -135,9 +136,14 @@ def build_shard(task: ShardTask) -> ShardResult:
     if marker.is_file() and json.loads(marker.read_text("utf-8")).get("key") == task.key:
         rows = json.loads(marker.read_text("utf-8"))["rows"]
         return ShardResult(task.shard.id, task.folder, rows, resumed=True)
-    from buildds.export.arbench_rows_file import rows_parquet_bytes
-    from buildds.pipeline import atomic_write_bytes, atomic_write_text
+    from buildds.export.arbench_rows_file import write_rows_parts
+    from buildds.pipeline import (
+        atomic_write_text,
+        release_freed_memory,
+        use_system_allocator,
+    )
 
+    use_system_allocator()  # as the driver (a pool or Ray worker is a process of its own)
     profile, texts, ctx = _resources(task)
     judgments = _parse(task)
     done, skips = _inject(task, judgments, profile, ctx)
@@ -163,11 +169,14 @@ def build_shard(task: ShardTask) -> ShardResult:
     folder.mkdir(parents=True, exist_ok=True)
     marker.unlink(missing_ok=True)  # written again last: it vouches for the files beside it
     for name, made in ((ROWS_FILE, rows), (NORMALS_FILE, normals)):  # slim: inputs left empty
-        atomic_write_bytes(folder / name, rows_parquet_bytes(ArbenchRow.as_dict(slim(r)) for r in made))
+        write_rows_parts((ArbenchRow.as_dict(slim(r)) for r in made), folder, name)
     atomic_write_text(folder / "rejects.json", json.dumps(rejects, ensure_ascii=False))
     atomic_write_text(folder / MATCH_FILE, shard_candidates(judgments, done, task.seed, profile))
     atomic_write_text(marker, json.dumps({"key": task.key, "rows": len(rows)}))
-    return ShardResult(task.shard.id, task.folder, len(rows), resumed=False)
+    n = len(rows)
+    del rows, normals, judgments, done, rejects, by_id
+    release_freed_memory()  # the shard's rows, before the next shard of this process
+    return ShardResult(task.shard.id, task.folder, n, resumed=False)
 
 
 def _parse(task: ShardTask) -> list[Any]:
@@ -206,12 +215,13 @@ def _inject(task: ShardTask, judgments: list[Any], profile: Any, ctx: Any
 
 
 def read_rows(folder: str | Path, name: str = ROWS_FILE) -> Iterator[ArbenchRow]:
-    """The rows a shard wrote to its file ``name``, one at a time (:class:`SlimRow` s where
-    the inputs were left empty, else the row as it was)."""
-    from buildds.export.arbench_rows_file import read_row_dicts
+    """The rows a shard wrote to its file ``name`` (or its parts), one at a time
+    (:class:`SlimRow` s where the inputs were left empty, else the row as it was)."""
+    from buildds.export.arbench_rows_file import read_row_dicts, row_files
 
-    for data in read_row_dicts(Path(folder) / name):
-        yield (SlimRow if all(data[k] == "" for k in _INPUTS) else ArbenchRow).from_dict(data)
+    for path in row_files(folder, name):  # the file, or its parts one after another
+        for data in read_row_dicts(path):
+            yield (SlimRow if all(data[k] == "" for k in _INPUTS) else ArbenchRow).from_dict(data)
 
 
 def _normal_rejects(judgments: list[Any]) -> list[dict[str, Any]]:

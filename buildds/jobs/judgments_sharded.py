@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 from buildds.extract.judgments.shards import DEFAULT_SHARD_BYTES, Shard, split_input
 from buildds.inject_errors import SkipInjection
 from buildds.inject_errors.corpus_summary import CorpusSummary
+from buildds.inject_errors.normal_matching import LEVELS
+from buildds.inject_errors.normal_matching_store import MatchStore
 from buildds.inject_errors.tiers import charge_profile
 from buildds.jobs.judgments_inputs import JudgmentsRun, take_rejects
 from buildds.jobs.judgments_matched_normals import match_shards
@@ -83,6 +86,8 @@ __all__ = [
 ]
 
 SHARDS_DIR = ".shards"
+#: the untouched-row matching's scratch file, under :data:`SHARDS_DIR`
+MATCH_STORE = "match.sqlite"
 #: ``map_fn(fn, items)``: ``fn`` of every item, results in input order
 MapFn = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
 
@@ -149,7 +154,8 @@ class Survey:
     """What the survey keeps: the shards with the lines they keep, the corpus summary, the
     dates, and the counts the report needs."""
 
-    shards: list[tuple[JudgmentInput, Shard, tuple[int, ...]]] = field(default_factory=list)
+    #: per shard its input and the lines it keeps (8 bytes a judgment: ``array('q')``)
+    shards: list[tuple[JudgmentInput, Shard, array[int]]] = field(default_factory=list)
     summary: CorpusSummary = field(default_factory=CorpusSummary)
     dates: Counter[date | None] = field(default_factory=Counter)
     known: int = 0
@@ -211,13 +217,13 @@ def _survey_input(run: JudgmentsRun, found: JudgmentInput, statutes: Any, found_
     part, n, known = CorpusSummary(seed=run.seed), 0, 0
     coverage: Counter[str] = Counter()
     dates: Counter[date | None] = Counter()
-    kept: list[tuple[Shard, list[int]]] = []
+    kept: list[tuple[Shard, array[int]]] = []
     try:
         for shard in split_input(found.path, shard_bytes=shard_bytes,
                                  encoding=found.encoding.name, sha256=found.sha256):
             if run.limit is not None and n >= run.limit:
                 break
-            kept.append((shard, []))
+            kept.append((shard, array("q")))
             for j in load_input(shard, found.field_map, got, encoding=run.encoding,
                                 max_line_bytes=run.max_line_bytes, seen=seen, cases=cases,
                                 first_instance_only=not run.keep_appeals):
@@ -236,7 +242,7 @@ def _survey_input(run: JudgmentsRun, found: JudgmentInput, statutes: Any, found_
     found_all.summary.merge(part)
     found_all.dates.update(dates)
     found_all.known += known
-    found_all.shards += [(found, s, tuple(lines)) for s, lines in kept if lines]
+    found_all.shards += [(found, s, lines) for s, lines in kept if lines]
 
 
 def _counts_one(j: Judgment, statutes: Any, coverage: Counter[str]) -> int:
@@ -275,7 +281,7 @@ def _tasks(run: JudgmentsRun, found: Survey, *, law_dir: Path, confusable: Path)
     tasks = []
     for fi, shard, lines in found.shards:
         assert fi.field_map is not None
-        key = sha256_bytes(f"{shard.id}:{shard.sha256}:{lines}".encode())[:24]
+        key = sha256_bytes(f"{shard.id}:{shard.sha256}:".encode() + lines.tobytes())[:24]
         tasks.append(ShardTask(
             shard=shard, field_map=fi.field_map, lines=lines, folder=str(folder / shard.id),
             key=f"{key}:{settings}", errors=tuple(run.errors), seed=run.seed,
@@ -311,9 +317,13 @@ def merge_shards(run: JudgmentsRun, results: Sequence[ShardResult]
             succeeded=succeeded[etype], skipped=sum(why.values()),
             skip_reasons=dict(sorted(why.items())))
     folders = [r.folder for r in results]  # untouched rows: matched corpus-wide (issue 13)
-    normals, left_out = match_shards(run, folders)
-    merged = MergedRows(folders, [r.rows for r in results], frozenset(left_out), normals)
-    return merged.compacted(run.out / SHARDS_DIR / "runs"), roundtrip
+    store = MatchStore(len(LEVELS), run.out / SHARDS_DIR / MATCH_STORE)
+    normals, left_out = match_shards(run, folders, store)
+    merged = MergedRows(folders, [r.rows for r in results], normals=normals, left_out=left_out)
+    compacted = merged.compacted(run.out / SHARDS_DIR / "runs")
+    if compacted is not merged:  # the choices are in the run files now
+        store.close()
+    return compacted, roundtrip
 
 
 def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir: Path,
@@ -326,7 +336,9 @@ def sharded_rows(run: JudgmentsRun, probed: Sequence[JudgmentInput], *, law_dir:
     round-trip results. ``report.shards`` counts the shards, those resumed from an earlier
     run, and the E1 donors the cap left out."""
     from buildds.inject_errors.statutes import build_cn_profile
+    from buildds.pipeline import use_system_allocator
 
+    use_system_allocator()  # trimmed between batches: the peak does not creep with them
     statutes = build_cn_profile(law_dir, confusable)
     found = survey(run, probed, statutes, shard_bytes=shard_bytes)
     if not found.judgments:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["VALIDATE_CHUNK", "validate_arbench_stream"]
 
 #: rows validated at once
-VALIDATE_CHUNK = 2000
+VALIDATE_CHUNK = 500
 _KEYS = ("error_type", "factor", "error_class", "dataset", "label")
 _UNIQUE = ("schema:field_uniqueness", "id")
 

@@ -71,3 +71,22 @@ def test_a_row_that_does_not_fit_the_columns_is_an_export_error() -> None:
     with pytest.raises(ExportError, match="shard rows"):
         rows_parquet_bytes([bad])
     assert io.BytesIO(rows_parquet_bytes([])).read(4) == b"PAR1"  # an empty shard is a file
+
+
+def test_a_stream_is_written_as_parts_read_in_order(tmp_path: Path) -> None:
+    """A reader holds its file's footer whole: a run's rows are parts of bounded size."""
+    from buildds.export.arbench_rows_file import read_row_dicts, row_files, write_rows_parts
+
+    rows = [{**_row(i).as_dict(), "id": f"r{i:03d}"} for i in range(7)]
+    assert write_rows_parts(iter(rows), tmp_path, "rows.parquet", part_rows=3) == 7
+    parts = row_files(tmp_path, "rows.parquet")
+    assert [p.name for p in parts] == ["rows-00000.parquet", "rows-00001.parquet",
+                                       "rows-00002.parquet"]
+    assert [d["id"] for p in parts for d in read_row_dicts(p)] == [r["id"] for r in rows]
+    # written again with fewer rows: the old parts are gone; no rows: one empty part
+    assert write_rows_parts(iter(rows[:2]), tmp_path, "rows.parquet", part_rows=3) == 2
+    assert [p.name for p in row_files(tmp_path, "rows.parquet")] == ["rows-00000.parquet"]
+    assert write_rows_parts(iter([]), tmp_path, "rows.parquet", part_rows=3) == 0
+    (only,) = row_files(tmp_path, "rows.parquet")
+    assert list(read_row_dicts(only)) == []
+    assert row_files(tmp_path, "normals.parquet") == []

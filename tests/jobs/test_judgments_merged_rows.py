@@ -58,3 +58,18 @@ def test_many_shards_are_merged_in_runs_with_the_same_rows(tmp_path: Path, fanin
     assert [r.as_dict() for r in compact] == [r.as_dict() for r in rows]
     assert len(compact) == 38 and "r005" not in {r.id for r in compact}
     assert rows.compacted(tmp_path / "again", fanin=9) is rows  # few enough: read as they are
+
+
+def test_a_pass_hands_freed_memory_back_as_it_reads(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long pass trims every TRIM_EVERY rows (the allocators would keep the pages of the
+    rows already read), with the left-out ids of the matching asked row by row."""
+    from buildds.jobs import judgments_merged_rows as merged
+
+    calls: list[int] = []
+    monkeypatch.setattr(merged, "TRIM_EVERY", 3)
+    monkeypatch.setattr(merged, "release_freed_memory", lambda: calls.append(1))
+    ids = [f"r{i:02d}" for i in range(10)]
+    rows = MergedRows([_shard(tmp_path / "a", ids)], [10], left_out={"r04", "r07"})
+    assert [r.id for r in rows] == [i for i in ids if i not in {"r04", "r07"}]
+    assert len(calls) == 8 // 3 and len(rows) == 8

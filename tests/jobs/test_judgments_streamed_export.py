@@ -88,6 +88,24 @@ def test_parquet_row_groups_have_a_fixed_size(whole: Path) -> None:
         assert set(sizes[:-1]) == {_BATCH} and 0 < sizes[-1] <= _BATCH
 
 
+def test_only_short_columns_carry_statistics_and_dictionaries(whole: Path) -> None:
+    """A writer holds every row group's statistics until it closes: none for the long texts
+    (their min/max would make the writer grow with the split)."""
+    import pyarrow.parquet as pq
+
+    from buildds.export.arbench import INDEXED
+
+    meta = pq.ParquetFile(whole / "data" / "detection.parquet").metadata
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        stats = {group.column(c).path_in_schema: group.column(c).is_stats_set
+                 for c in range(group.num_columns)}
+        assert {name for name, on in stats.items() if on} == set(INDEXED)
+        facts = next(group.column(c) for c in range(group.num_columns)
+                     if group.column(c).path_in_schema == "facts")
+        assert "RLE_DICTIONARY" not in facts.encodings
+
+
 def test_load_from_disk_loads_the_streamed_dataset(whole: Path) -> None:
     import datasets
     import pandas as pd
