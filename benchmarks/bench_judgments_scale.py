@@ -168,7 +168,8 @@ def main() -> None:
     ap.add_argument("--map-fn", default="buildds.jobs.judgments_sharded:local_map")
     ap.add_argument("--no-audit", action="store_true")
     ap.add_argument("--whole", action="store_true", help="the whole-corpus path")
-    ap.add_argument("--keep", type=Path, help="build here (else a temporary folder)")
+    ap.add_argument("--keep", type=Path, help="build here (else a temporary folder); a corpus "
+                    "made there before is used again")
     ap.add_argument("--runs", help="executor:workers,… each on every scale, in one run "
                     "(e.g. local:1,local:2,ray:1,ray:2; overrides --map-fn/--workers)")
     args = ap.parse_args()
@@ -186,8 +187,12 @@ def main() -> None:
               f"{'s':>7} {'judg/s':>7} {'peak MB':>8} {'workers MB':>10} {'1 worker MB':>11} "
               f"{'all procs MB':>12} {'pre-merge s':>11} {'pre-merge MB':>12}")
         for scale in (int(s) for s in args.scales.split(",")):
-            corpus = root / f"judge_x{scale}.jsonl"
-            n = perturbed_corpus(src, corpus, scale)
+            corpus, count = root / f"judge_x{scale}.jsonl", root / f"judge_x{scale}.count"
+            if corpus.is_file() and count.is_file():  # made by an earlier run with --keep
+                n = int(count.read_text())
+            else:
+                n = perturbed_corpus(src, corpus, scale)
+                count.write_text(str(n))
             mb = corpus.stat().st_size / 1e6
             for name, map_fn, workers in runs:
                 out = root / f"out_x{scale}_{name}{workers}"

@@ -121,11 +121,32 @@ class MatchStore:
             self.path.unlink(missing_ok=True)
 
 
-class ChosenView(Mapping[str, tuple[str, int]]):
-    """Judgment id → (error type, level) of the chosen candidates (read-only)."""
+class _KeyView:
+    """The keys of one of the store's tables: ``in``, ``len`` and iteration in key order."""
+
+    _table = _key = ""
 
     def __init__(self, store: MatchStore) -> None:
         self._store = store
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._store.conn().execute(
+            f"SELECT 1 FROM {self._table} WHERE {self._key} = ?", (key,)).fetchone() is not None
+
+    def __iter__(self) -> Iterator[str]:
+        sql = f"SELECT {self._key} FROM {self._table} ORDER BY {self._key}"
+        for (key,) in self._store.conn().execute(sql):
+            yield str(key)
+
+    def __len__(self) -> int:
+        return int(self._store.conn().execute(
+            f"SELECT count(*) FROM {self._table}").fetchone()[0])
+
+
+class ChosenView(_KeyView, Mapping[str, tuple[str, int]]):
+    """Judgment id → (error type, level) of the chosen candidates (read-only)."""
+
+    _table, _key = "chosen", "id"
 
     def __getitem__(self, key: str) -> tuple[str, int]:
         row = self._store.conn().execute(
@@ -134,35 +155,12 @@ class ChosenView(Mapping[str, tuple[str, int]]):
             raise KeyError(key)
         return str(row[0]), int(row[1])
 
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self._store.conn().execute(
-            "SELECT 1 FROM chosen WHERE id = ?", (key,)).fetchone() is not None
 
-    def __iter__(self) -> Iterator[str]:
-        for (key,) in self._store.conn().execute("SELECT id FROM chosen ORDER BY id"):
-            yield str(key)
-
-    def __len__(self) -> int:
-        return int(self._store.conn().execute("SELECT count(*) FROM chosen").fetchone()[0])
-
-
-class LeftView:
+class LeftView(_KeyView):
     """The injected row ids left out (``in``, ``len``, iteration in id order) and
     :meth:`rows`: (row id, source id, error type) in that order."""
 
-    def __init__(self, store: MatchStore) -> None:
-        self._store = store
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self._store.conn().execute(
-            "SELECT 1 FROM left WHERE row_id = ?", (key,)).fetchone() is not None
-
-    def __iter__(self) -> Iterator[str]:
-        for (key,) in self._store.conn().execute("SELECT row_id FROM left ORDER BY row_id"):
-            yield str(key)
-
-    def __len__(self) -> int:
-        return int(self._store.conn().execute("SELECT count(*) FROM left").fetchone()[0])
+    _table, _key = "left", "row_id"
 
     def per_type(self) -> dict[str, int]:
         """Rows left out per error type, sorted by type."""
