@@ -109,8 +109,8 @@ def write_rows_parts(rows: Iterable[Mapping[str, Any]], folder: str | Path, name
     (``rows.parquet`` → ``rows-00000.parquet``, …: at most ``part_rows`` rows each, at
     least one part; the parts of an earlier write removed first); the number of rows."""
     folder = Path(folder)
-    for old in row_files(folder, name):
-        old.unlink()
+    for old in [folder / name, *_parts(folder, name)]:  # whatever an earlier write left
+        old.unlink(missing_ok=True)
     it, n, i = iter(rows), 0, 0
     first = next(it, None)
     while first is not None or i == 0:
@@ -124,7 +124,9 @@ def row_files(folder: str | Path, name: str) -> list[Path]:
     """The files that hold the rows of ``name`` in ``folder``, in order: ``name`` itself, or
     its parts (:func:`write_rows_parts`); none when neither is there."""
     folder = Path(folder)
-    if (folder / name).is_file():
-        return [folder / name]
+    return [folder / name] if (folder / name).is_file() else _parts(folder, name)
+
+
+def _parts(folder: Path, name: str) -> list[Path]:
     stem, _, ext = name.rpartition(".")
     return sorted(folder.glob(f"{stem}-[0-9][0-9][0-9][0-9][0-9].{ext}"))

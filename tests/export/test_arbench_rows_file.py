@@ -90,3 +90,17 @@ def test_a_stream_is_written_as_parts_read_in_order(tmp_path: Path) -> None:
     (only,) = row_files(tmp_path, "rows.parquet")
     assert list(read_row_dicts(only)) == []
     assert row_files(tmp_path, "normals.parquet") == []
+
+
+def test_parts_replace_a_single_file_and_every_earlier_part(tmp_path: Path) -> None:
+    """A folder an earlier version (one file) or a longer write (more parts) left: the new
+    write's parts are all that is read."""
+    from buildds.export.arbench_rows_file import read_row_dicts, row_files, write_rows_parts
+
+    rows = [{**_row(i).as_dict(), "id": f"r{i:03d}"} for i in range(5)]
+    write_rows_parts(iter(rows), tmp_path, "rows.parquet", part_rows=2)  # 3 parts
+    write_rows_parquet(iter(rows[:1]), tmp_path / "rows.parquet")  # and a single file
+    assert write_rows_parts(iter(rows[1:3]), tmp_path, "rows.parquet", part_rows=2) == 2
+    got = [d["id"] for p in row_files(tmp_path, "rows.parquet") for d in read_row_dicts(p)]
+    assert got == ["r001", "r002"]
+    assert sorted(p.name for p in tmp_path.glob("*.parquet")) == ["rows-00000.parquet"]
