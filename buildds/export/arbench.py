@@ -43,6 +43,7 @@ from buildds.export.common import (
     write_export,
 )
 from buildds.export.sources import card_sources
+from buildds.export.split_parts import split_files
 from buildds.inject_errors.arbench_rows import TASKS
 from buildds.schema.arbench import COLUMNS, FACTOR_GROUPS, ArbenchRow
 from buildds.staging import OutputStaging
@@ -107,6 +108,10 @@ class ArbenchExport(ExportedDataset):
 
     def parquet(self, split: str = "detection") -> Path:
         return self.out / "data" / f"{split}.parquet"
+
+    def parquet_files(self, split: str = "detection") -> list[Path]:
+        """The split's parquet file, or its parts (:mod:`buildds.export.split_parts`)."""
+        return split_files(self.out / "data", split)
 
 
 def arbench_features() -> Any:
@@ -231,11 +236,13 @@ def export_arbench(rows: Iterable[ArbenchRow], *, out: Path, fingerprint: str,
 
 
 def load_arbench_export(path: str | Path, split: str = "detection") -> Any:
-    """One split of an export as a pandas DataFrame (from ``data/<split>.parquet``)."""
+    """One split of an export as a pandas DataFrame (from ``data/<split>.parquet``, or its
+    parts: :mod:`buildds.export.split_parts`)."""
+    files = split_files(Path(path) / "data", split)
+    if not files:
+        raise ExportError(f"no AR-Bench export here ({split}.parquet is missing); run "
+                          "`buildds judgments` first", source=str(path))
     import pandas as pd
 
-    file = Path(path) / "data" / f"{split}.parquet"
-    if not file.is_file():
-        raise ExportError(f"no AR-Bench export here ({file.name} is missing); run "
-                          "`buildds judgments` first", source=str(path))
-    return pd.read_parquet(file, engine="pyarrow")
+    frames = [pd.read_parquet(f, engine="pyarrow") for f in files]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)

@@ -10,7 +10,11 @@ one batch of rows, whatever the number of rows.
   (and ``dataset/dataset_dict.json``);
 - ``data/<split>.parquet`` — through ``pyarrow.parquet.ParquetWriter`` with every option
   that changes bytes pinned (as :func:`buildds.export.common.write_parquet`), in **row groups
-  of** :data:`BATCH` **rows** (the last one shorter).
+  of** :data:`BATCH` **rows** (the last one shorter); a split of more than
+  :data:`~buildds.export.split_parts.PART_ROWS` rows as numbered parts
+  (``data/<split>-00000-of-00008.parquet`` …, :mod:`buildds.export.split_parts`), each
+  part's writer closed at its last row — a writer holds the metadata of every row group it
+  wrote.
 
 The batches are counted in rows, never in bytes or in shards, so the files are the same
 byte for byte whatever the shard size or the number of workers that made the rows. Each
@@ -33,6 +37,7 @@ from typing import Any
 from buildds import __version__
 from buildds.errors import ExportError
 from buildds.export.arrow_rows import rows_table
+from buildds.export import split_parts
 from buildds.export.common import PARQUET_OPTIONS, parquet_batches, require_data
 from buildds.pipeline import release_freed_memory
 
@@ -62,44 +67,68 @@ def parquet_options(indexed: Sequence[str] | None) -> dict[str, Any]:
     return {**PARQUET_OPTIONS, "write_statistics": list(indexed), "use_dictionary": list(indexed)}
 
 
-def _write_split(rows: Iterable[Any], features: Any, arrow_path: Path, parquet_path: Path,
-                 where: str, indexed: Sequence[str] | None = None) -> tuple[int, int]:
-    """One split's rows into its Arrow and parquet files; (rows, Arrow bytes)."""
+def _write_split(rows: Iterable[Any], features: Any, arrow_path: Path, data_dir: Path,
+                 split: str, where: str, indexed: Sequence[str] | None = None
+                 ) -> tuple[int, int, list[Path]]:
+    """One split's rows into its Arrow file and its parquet file or parts
+    (:mod:`buildds.export.split_parts`: a writer per part, closed at the part's last row);
+    (rows, Arrow bytes, the parquet files in row order)."""
     from datasets.arrow_writer import ArrowWriter
 
     _, _, pq = require_data()
+    part_rows = split_parts.PART_ROWS  # read at call time (tests make parts small)
     arrow = ArrowWriter(features=features, path=str(arrow_path), embed_local_files=True)
-    parquet = pq.ParquetWriter(str(parquet_path), features.arrow_schema,
-                               **parquet_options(indexed))
+    it = iter(rows)
     n = nbytes = 0
+    written: list[Path] = []
     try:
-        for batch in batches(rows, BATCH):
-            table = rows_table(batch, features, where=where)
-            arrow.write_table(table)
-            parquet.write_table(table, row_group_size=BATCH)
-            n, nbytes = n + table.num_rows, nbytes + table.nbytes
-            del table, batch
-            release_freed_memory()  # the batch's rows and table, before the next
-        if not n:  # an empty split: one empty row group, as ``write_table`` writes it
-            parquet.write_table(rows_table([], features, where=where))
+        while True:
+            batch = list(islice(it, min(BATCH, part_rows)))
+            if not batch and written:
+                break
+            written.append(data_dir / f".{split}-{len(written):05d}.parquet.part")
+            parquet = pq.ParquetWriter(str(written[-1]), features.arrow_schema,
+                                       **parquet_options(indexed))
+            taken = 0
+            try:
+                while batch:
+                    table = rows_table(batch, features, where=where)
+                    arrow.write_table(table)
+                    parquet.write_table(table, row_group_size=BATCH)
+                    taken, n, nbytes = taken + table.num_rows, n + table.num_rows, (
+                        nbytes + table.nbytes)
+                    del table, batch
+                    release_freed_memory()  # the batch's rows and table, before the next
+                    batch = list(islice(it, min(BATCH, part_rows - taken)))
+                if not n:  # an empty split: one empty row group, as ``write_table`` writes it
+                    parquet.write_table(rows_table([], features, where=where))
+            finally:
+                parquet.close()
+            if taken < part_rows:
+                break
     finally:
         arrow.finalize()
         arrow.close()
-        parquet.close()
-    return n, nbytes
+    files = [data_dir / name for name in split_parts.part_names(split, len(written))]
+    for part, final in zip(written, files, strict=True):
+        part.replace(final)
+    return n, nbytes, files
 
 
-def parquet_fingerprint(tag: str, fingerprint: str, split: str, seed: int, path: Path,
-                        *, chunk: int = 256) -> str:
+def parquet_fingerprint(tag: str, fingerprint: str, split: str, seed: int,
+                        path: Path | Sequence[Path], *, chunk: int = 256) -> str:
     """:func:`~buildds.export.arrow_rows.table_fingerprint` of the table in ``path`` (a
-    parquet file), one column at a time, ``chunk`` values at a time."""
+    parquet file, or a split's parts in row order: their rows as one table), one column at
+    a time, ``chunk`` values at a time."""
     _, _, pq = require_data()
+    paths = [path] if isinstance(path, Path) else list(path)
     h = hashlib.sha256()
     h.update(b"{")
-    for i, name in enumerate(sorted(pq.read_schema(str(path)).names)):
+    for i, name in enumerate(sorted(pq.read_schema(str(paths[0])).names)):
         h.update(((", " if i else "") + json.dumps(name, ensure_ascii=False) + ": [").encode())
         first = True
-        for batch in parquet_batches(path, batch_size=chunk, columns=[name]):
+        for batch in (b for p in paths
+                      for b in parquet_batches(p, batch_size=chunk, columns=[name])):
             values = batch.column(0).to_pylist()
             if not values:
                 continue
@@ -147,26 +176,31 @@ def write_streamed_splits(splits: Mapping[str, Iterable[Any]], features: Any, *,
     sizes: dict[str, dict[str, int]] = {}
     fps: dict[str, str] = {}
     written: dict[int, str] = {}  # id of a split's rows -> the split written from them
+    files: dict[str, list[Path]] = {}  # split -> its parquet files
     for split, rows in splits.items():
         split_dir = dataset_dir / split
         split_dir.mkdir()
-        arrow_path, parquet_path = split_dir / ARROW_FILE, data_dir / f"{split}.parquet"
+        arrow_path = split_dir / ARROW_FILE
         if id(rows) in written:
             twin = written[id(rows)]
             shutil.copyfile(dataset_dir / twin / ARROW_FILE, arrow_path)
-            shutil.copyfile(data_dir / f"{twin}.parquet", parquet_path)
+            files[split] = [data_dir / name for name in
+                            split_parts.part_names(split, len(files[twin]))]
+            for theirs, ours in zip(files[twin], files[split], strict=True):
+                shutil.copyfile(theirs, ours)
             n, nbytes = sizes[twin]["num_examples"], sizes[twin]["num_bytes"]
         else:
-            n, nbytes = _write_split(rows, features, arrow_path, parquet_path,
-                                     where=f"split {split}: ", indexed=indexed)
+            n, nbytes, files[split] = _write_split(rows, features, arrow_path, data_dir, split,
+                                                   where=f"split {split}: ", indexed=indexed)
             written[id(rows)] = split
-        fps[split] = parquet_fingerprint(tag, fingerprint, split, seed, parquet_path)
+        fps[split] = parquet_fingerprint(tag, fingerprint, split, seed, files[split])
         ds_info = datasets.DatasetInfo(
             description=f"{title} built by buildds {__version__} (build fingerprint "
                         f"{fingerprint})", features=features, **info)
         _state_files(split_dir, split, fps[split], ds_info)
         sizes[split] = {"num_examples": n, "num_bytes": nbytes,
-                        "download_size": parquet_path.stat().st_size}
+                        "download_size": sum(f.stat().st_size for f in files[split]),
+                        "parquet_files": len(files[split])}
     return sizes, fps
 
 

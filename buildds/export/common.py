@@ -20,6 +20,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from buildds import __version__
 from buildds.errors import ExportError, MissingDependency
 from buildds.export.data_fingerprint import data_fingerprint, fingerprint_of_files
+from buildds.export.split_parts import split_pattern
 from buildds.safeio.hashing import sha256_bytes, sha256_file
 from buildds.staging import OutputStaging
 
@@ -338,12 +339,15 @@ def feature_kind(feat: Any) -> str:
 def hub_front_matter(meta: dict[str, Any], *, n: int, splits: Sequence[str],
                      sizes: dict[str, dict[str, int]], features: Any) -> str:
     """The card's YAML front matter: ``meta`` (pretty_name, language, license, tags …) then
-    size category, the parquet configs and ``dataset_info`` with split sizes."""
+    size category, the parquet configs (a split written as parts — its sizes'
+    ``parquet_files`` — by their pattern, :mod:`buildds.export.split_parts`) and
+    ``dataset_info`` with split sizes."""
     front = {
         **meta,
         "size_categories": [size_category(n)],
         "configs": [{"config_name": "default", "data_files": [
-            {"split": s, "path": f"data/{s}.parquet"} for s in splits]}],
+            {"split": s, "path": split_pattern(s, sizes[s].get("parquet_files", 1))}
+            for s in splits]}],
         "dataset_info": {
             "features": features_yaml(features),
             "splits": [{"name": s, "num_bytes": sizes[s]["num_bytes"],

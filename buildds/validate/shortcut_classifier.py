@@ -84,19 +84,26 @@ class TfidfLogReg:
         import numpy as np
         from sklearn.feature_extraction.text import CountVectorizer
 
+        # int32 counts (exact, and half of float64's size); the transformer makes floats
         return CountVectorizer(analyzer="char", ngram_range=NGRAMS, lowercase=False,
-                               dtype=np.float64).fit_transform(list(texts)).tocsr()
+                               dtype=np.int32).fit_transform(list(texts)).tocsr()
 
     def fit_predict(self, counts: Any, y: Any, train: Any, test: Any, seed: int) -> Any:
         import numpy as np
         from sklearn.feature_extraction.text import TfidfTransformer
         from sklearn.linear_model import LogisticRegression
 
-        keep = np.flatnonzero((counts[train] > 0).sum(axis=0).A1 >= 2)
-        tfidf = TfidfTransformer(sublinear_tf=True).fit(counts[train][:, keep])
+        # one copy of the training rows at a time: an n-gram's document frequency is the
+        # number of stored entries in its column (the counts are canonical CSR, no zeros)
+        part = counts[train]
+        keep = np.flatnonzero(np.bincount(part.indices, minlength=part.shape[1]) >= 2)
+        part = part[:, keep]
+        tfidf = TfidfTransformer(sublinear_tf=True).fit(part)
+        part = tfidf.transform(part)
         model = LogisticRegression(C=1.0, solver="liblinear", dual=True,
                                    class_weight="balanced", max_iter=1000, random_state=seed)
-        model.fit(tfidf.transform(counts[train][:, keep]), y[train])
+        model.fit(part, y[train])
+        del part
         return model.predict(tfidf.transform(counts[test][:, keep]))
 
 

@@ -68,6 +68,9 @@ def test_the_sample_drops_what_no_detector_reads() -> None:
     rows = [_row(i) for i in range(6)]
     used = audit_sample(rows, seed=0, cap=2)
     assert used and all(r.facts == r.articles_text == r.anomalous_articles_text == "" for r in used)
+    assert all(r.input_s1 == r.input_s2 == r.input_s3 == r.input_s4 == r.input_s5 == ""
+               and r.edits == () for r in used)  # the model inputs repeat the facts
+    assert any(r.input_s1 and r.edits for r in rows)  # what was dropped was there
     assert [(r.id, r.judgment, r.original_judgment, r.reasoning, r.anomalous_reasoning, r.charges,
              r.rationale) for r in used] == [
         (r.id, r.judgment, r.original_judgment, r.reasoning, r.anomalous_reasoning, r.charges,

@@ -57,6 +57,7 @@ from buildds.evaluate.tasks.export_io import (
     with_data_fingerprint,
 )
 from buildds.evaluate.tasks.jbe import prompt_sha256
+from buildds.export.split_parts import split_files
 from buildds.inject_errors.arbench_rows import SETTINGS, TASKS
 from buildds.safeio import loads_strict
 from buildds.safeio.hashing import sha256_file
@@ -188,18 +189,23 @@ def _from_saved(saved: Path, split: str) -> tuple[list[dict[str, Any]], dict[str
 
 def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The rows of ``subtask`` and a fingerprint. ``path``: the export folder (``data/
-    <subtask>.parquet``), its ``dataset/`` folder, or one ``.parquet`` file (taken as the
-    subtask's rows)."""
+    <subtask>.parquet`` or its parts, :mod:`buildds.export.split_parts`), its ``dataset/``
+    folder, or one ``.parquet`` file (taken as the subtask's rows)."""
     path = Path(path)
     if path.is_file():
         fp = {"kind": "parquet", "split": subtask, "test_sha256": sha256_file(path)}
         if path.parent.name == "data":
             with_data_fingerprint(fp, path.parent.parent)
         return read_parquet_rows(path), fp
-    file = path / "data" / f"{subtask}.parquet"
-    if file.is_file():
-        return read_parquet_rows(file), with_data_fingerprint(
-            {"kind": "export", "split": subtask, "test_sha256": sha256_file(file)}, path)
+    files = split_files(path / "data", subtask) if (path / "data").is_dir() else []
+    if len(files) == 1:
+        return read_parquet_rows(files[0]), with_data_fingerprint(
+            {"kind": "export", "split": subtask, "test_sha256": sha256_file(files[0])}, path)
+    if files:  # a large split's parts (buildds.export.split_parts), in row order
+        rows = [r for f in files for r in read_parquet_rows(f)]
+        return rows, with_data_fingerprint(
+            {"kind": "export", "split": subtask, "parts_sha256": [sha256_file(f) for f in files]},
+            path)
     saved = path / "dataset" if (path / "dataset" / "dataset_dict.json").is_file() else path
     if (saved / "dataset_dict.json").is_file():
         return _from_saved(saved, subtask)
