@@ -6,7 +6,8 @@
     dataset/                      DatasetDict.save_to_disk, one split per task:
                                   ``detection`` (all rows), ``classification`` and
                                   ``correction`` (the anomalous rows)
-    data/<task>.parquet           the same splits as parquet
+    data/<task>.parquet           the same splits as parquet (past 50,000 rows as parts,
+                                  <task>-00000-of-0000N.parquet …: .split_parts)
     README.md                     the dataset card (YAML front matter + Markdown)
 
 Splits are the tasks; the five input settings S1–S5 are columns (``input_s1`` …

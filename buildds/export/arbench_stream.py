@@ -36,8 +36,8 @@ from typing import Any
 
 from buildds import __version__
 from buildds.errors import ExportError
-from buildds.export.arrow_rows import rows_table
 from buildds.export import split_parts
+from buildds.export.arrow_rows import rows_table
 from buildds.export.common import PARQUET_OPTIONS, parquet_batches, require_data
 from buildds.pipeline import release_freed_memory
 

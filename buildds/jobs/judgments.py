@@ -14,7 +14,8 @@ the E1 donor corpus), make the rows (``_rows``, :mod:`buildds.inject_errors.arbe
 and report (``_write_reports``; the corpus tables: :mod:`buildds.jobs.judgments_corpus`). The
 report, its entries and the rejects are the records of :mod:`buildds.schema.judgments_report`.
 
-Outputs under ``out``: ``dataset/``, ``data/<task>.parquet``, ``README.md`` (the export),
+Outputs under ``out``: ``dataset/``, ``data/<task>.parquet`` (or its parts, past 50,000
+rows: :mod:`buildds.export.split_parts`), ``README.md`` (the export),
 ``rejects.jsonl`` (every rejected judgment, skipped injection and judgment that cannot be a
 normal row, each with stage and reason), ``report.json`` / ``report.md``.
 
