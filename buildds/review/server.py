@@ -8,6 +8,7 @@ notebooks) and yields the base URL.
 
 from __future__ import annotations
 
+import signal
 import socket
 import threading
 import time
@@ -42,8 +43,14 @@ def _server(app: Any) -> Any:
 
 
 def serve(app: Any, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` until interrupted."""
-    _server(app).run(sockets=[sock])
+    """Serve ``app`` on ``sock`` until interrupted: a Ctrl-C is a KeyboardInterrupt (exit
+    130). uvicorn catches the signal, shuts down and raises it again; should that raise be
+    lost on the way out of its event loop (seen on a loaded machine: exit 0), the signal it
+    recorded is raised here."""
+    server = _server(app)
+    server.run(sockets=[sock])
+    if signal.SIGINT in getattr(server, "_captured_signals", ()):
+        raise KeyboardInterrupt
 
 
 @contextmanager
