@@ -16,22 +16,16 @@ size, the number of workers). Readers take :func:`split_files` in order; the car
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from buildds.errors import ExportError
 
-__all__ = ["PART_ROWS", "part_count", "part_names", "split_files", "split_pattern"]
+__all__ = ["PART_ROWS", "part_names", "split_files", "split_pattern"]
 
 #: rows per parquet part: 200 row groups of 250 rows (~4 MB of writer metadata; ~130 MB of
 #: parquet at the JuDGE rows' ~2.6 KB each)
 PART_ROWS = 50_000
 _DIGITS = "[0-9]" * 5
-
-
-def part_count(rows: int, part_rows: int = PART_ROWS) -> int:
-    """The files a split of ``rows`` rows is written as (an empty split: one file)."""
-    return max(1, math.ceil(rows / part_rows))
 
 
 def part_names(split: str, parts: int) -> list[str]:

@@ -12,11 +12,10 @@ import pytest
 
 from buildds.errors import ExportError
 from buildds.export import arbench_stream, split_parts
-from buildds.export.split_parts import part_count, part_names, split_files, split_pattern
+from buildds.export.split_parts import part_names, split_files, split_pattern
 
 
 def test_names_and_counts() -> None:
-    assert [part_count(n, 10) for n in (0, 1, 10, 11, 30)] == [1, 1, 1, 2, 3]
     assert part_names("detection", 1) == ["detection.parquet"]
     assert part_names("detection", 3) == ["detection-00000-of-00003.parquet",
                                           "detection-00001-of-00003.parquet",
@@ -68,7 +67,7 @@ def test_parts_hold_the_rows_of_the_one_file(exports: dict[str, Any]) -> None:
     n = one.splits["detection"]
     assert n > 8 and one.splits == parts.splits
     files = parts.parquet_files("detection")
-    assert [f.name for f in files] == part_names("detection", part_count(n, 4))
+    assert [f.name for f in files] == part_names("detection", -(-n // 4))
     assert [pq.ParquetFile(f).metadata.num_rows for f in files] == (
         [4] * (n // 4) + ([n % 4] if n % 4 else []))
     assert all(g <= 3 for f in files for g in
