@@ -197,7 +197,7 @@ def load_rows(path: str | Path, subtask: str) -> tuple[list[dict[str, Any]], dic
         if path.parent.name == "data":
             with_data_fingerprint(fp, path.parent.parent)
         return read_parquet_rows(path), fp
-    files = split_files(path / "data", subtask) if (path / "data").is_dir() else []
+    files = split_files(path / "data", subtask)  # none when there is no data/ folder
     if len(files) == 1:
         return read_parquet_rows(files[0]), with_data_fingerprint(
             {"kind": "export", "split": subtask, "test_sha256": sha256_file(files[0])}, path)
